@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The target interface: how libktrace reaches the crashed kernel.
+ *
+ * libktrace never opens a dump or reads DWARF itself. A front end (the
+ * standalone extractor on libkdumpfile + libdw, the crash extension on
+ * crash's services, a unit test on an in-memory image) fills in a
+ * struct kt_target and hands it to kt_session__open().
+ *
+ * Every callback returns 0 on success or a negative errno:
+ *   -ENOENT   the symbol, type or member does not exist in this kernel
+ *   -EFAULT   the address is not mapped (no page table entry, not in dump)
+ *   -ENODATA  the page exists but was left out of the dump (filtered)
+ *   -EIO      the dump could not be read or decompressed
+ * A short read is a failed read: read() either fills all of buf or fails.
+ */
+#ifndef KTRACE_TARGET_H
+#define KTRACE_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct kt_target {
+	/* sizeof(struct kt_target) as the caller knows it */
+	size_t sz;
+	/* passed back to every callback */
+	void *priv;
+
+	/* Read @len bytes at kernel virtual address @kvaddr into @buf. */
+	int (*read)(void *priv, uint64_t kvaddr, void *buf, size_t len);
+
+	/* Address of a kernel symbol, KASLR offset already applied. */
+	int (*symbol)(void *priv, const char *name, uint64_t *addr);
+
+	/*
+	 * Offset and size in bytes of @member in @type. @type is spelled as
+	 * in C ("struct ring_buffer_per_cpu", "union foo", or a typedef).
+	 * @member may be a dotted path through embedded aggregates
+	 * ("event.type"); members of anonymous structs and unions are found
+	 * as if they were direct members. A flexible array has size 0.
+	 */
+	int (*member)(void *priv, const char *type, const char *member,
+		      uint64_t *offset, uint64_t *size);
+
+	/* sizeof(@type). */
+	int (*type_size)(void *priv, const char *type, uint64_t *size);
+
+	/*
+	 * Optional (may be NULL): the value of an enumerator, e.g.
+	 * "TRACE_FLAG_NMI". Kernel flag values live in enums whose values
+	 * moved between versions; this lets the core ask instead of guess.
+	 */
+	int (*enumerator)(void *priv, const char *name, int64_t *value);
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KTRACE_TARGET_H */
