@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The standalone extractor's target: a vmcore read through libkdumpfile
+ * (memory, address translation, vmcoreinfo) and the crashed kernel's
+ * vmlinux read through libdw (types) and libelf (symbols).
+ */
+#ifndef KTRACE_EXTRACT_DUMP_H
+#define KTRACE_EXTRACT_DUMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ktrace/target.h>
+
+/* Why kx_dump__open() failed; main maps these to exit statuses. */
+enum kx_error {
+	KX_OK = 0,
+	KX_ERR_DUMP,       /* cannot open or recognise the vmcore */
+	KX_ERR_DEBUGINFO,  /* cannot open vmlinux or it has no usable DWARF */
+	KX_ERR_MISMATCH,   /* vmlinux is not the crashed kernel's */
+	KX_ERR_NOMEM,
+};
+
+struct kx_dump;
+
+struct kx_dump_opts {
+	size_t sz;
+	/* vmlinux with DWARF, or a separate debug file; NULL: not given */
+	const char *vmlinux;
+	/* accept a vmlinux whose build-id/release differ from the dump's */
+	int force;
+	/* print what was resolved and how long it took, to stderr */
+	int verbose;
+};
+
+/*
+ * Open @vmcore read-only and @opts->vmlinux, check that they belong
+ * together. On failure return NULL, set *@err to the class and write a
+ * message naming the object and cause into @msg.
+ */
+struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opts,
+			      enum kx_error *err, char *msg, size_t msglen);
+void kx_dump__close(struct kx_dump *d);
+
+/* Fill @t with callbacks reading this dump. Valid until close. */
+void kx_dump__target(struct kx_dump *d, struct kt_target *t);
+
+/* vmcoreinfo OSRELEASE of the dump, or NULL */
+const char *kx_dump__osrelease(const struct kx_dump *d);
+/* dump format as libkdumpfile names it ("elf", "diskdump", "flattened") */
+const char *kx_dump__format(const struct kx_dump *d);
+
+#endif /* KTRACE_EXTRACT_DUMP_H */
