@@ -1,0 +1,89 @@
+# shellcheck shell=bash
+# Shared helpers of the ktrace operational scripts (sourced, not run).
+#
+# KTRACE_CACHE    where kernels, tools and vmcores are cached (~/.cache/ktrace)
+# KTRACE_MIRROR   Debian mirror for the private apt configuration; defaults to
+#                 the host named in this machine's own apt sources
+
+KTRACE_CACHE=${KTRACE_CACHE:-$HOME/.cache/ktrace}
+
+die() { printf '%s: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+note() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+
+# The Debian mirror this machine already uses (first deb.debian.org-like
+# http(s) URI in /etc/apt/sources.list*), so that we reuse its host.
+ktrace_mirror()
+{
+	local uri
+	if [ -n "${KTRACE_MIRROR:-}" ]; then
+		echo "$KTRACE_MIRROR"
+		return
+	fi
+	uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources 2>/dev/null |
+		grep -Eo 'https?://[^ ]+/debian/?( |$)' | head -n1 | tr -d ' ')
+	echo "${uri:-http://deb.debian.org/debian}" | sed 's:/*$::'
+}
+
+# Set up a private apt configuration for Debian SUITE (bullseye, bookworm,
+# trixie) under $KTRACE_CACHE/apt/SUITE and fill APT_OPTS with the options
+# that make apt-get use it. The machine's own sources are never touched.
+# KTRACE_APT_NOSECURITY=1 leaves out SUITE-security (own directory).
+# Runs 'apt-get update' on it when its lists are missing or older than a day.
+APT_OPTS=()
+ktrace_apt_setup()
+{
+	local suite=$1 dir mirror
+	dir=$KTRACE_CACHE/apt/$suite${KTRACE_APT_NOSECURITY:+-nosecurity}
+	mirror=$(ktrace_mirror)
+	mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial" "$dir/etc"
+	: >"$dir/status"
+	cat >"$dir/etc/sources.list.new" <<EOS
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main
+EOS
+	[ -n "${KTRACE_APT_NOSECURITY:-}" ] ||
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${mirror%/debian}/debian-security $suite-security main" \
+			>>"$dir/etc/sources.list.new"
+	if ! cmp -s "$dir/etc/sources.list.new" "$dir/etc/sources.list"; then
+		mv "$dir/etc/sources.list.new" "$dir/etc/sources.list"
+		rm -f "$dir/state/updated"
+	else
+		rm -f "$dir/etc/sources.list.new"
+	fi
+	APT_OPTS=(-o "Dir::Etc::SourceList=$dir/etc/sources.list"
+		-o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::Etc::Preferences=/dev/null"
+		-o "Dir::Etc::PreferencesParts=/dev/null"
+		-o "Dir::State=$dir/state"
+		-o "Dir::State::status=$dir/status"
+		-o "Dir::Cache=$dir/cache"
+		-o APT::Architecture=amd64
+		-o "APT::Architectures::=amd64"
+		-o Acquire::Languages=none
+		-o Debug::NoLocking=1
+		-o APT::Sandbox::User=root)
+	if [ -z "$(find "$dir/state/updated" -mmin -1440 2>/dev/null)" ]; then
+		note "apt-get update ($suite, private configuration)"
+		apt-get -qq "${APT_OPTS[@]}" update >"$dir/update.log" 2>&1 ||
+			{ cat "$dir/update.log" >&2; die "apt-get update failed for $suite"; }
+		touch "$dir/state/updated"
+	fi
+}
+
+# Print the candidate version of PACKAGE in the private configuration.
+ktrace_apt_version()
+{
+	apt-cache "${APT_OPTS[@]}" policy "$1" 2>/dev/null |
+		awk '/Candidate:/ { print $2 }' | grep -v '(none)'
+}
+
+# Debian suite of a kernel series.
+ktrace_series_suite()
+{
+	case $1 in
+	5.10) echo bullseye ;;
+	6.1) echo bookworm ;;
+	6.12) echo trixie ;;
+	*) return 1 ;;
+	esac
+}
