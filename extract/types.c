@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Types of the crashed kernel, from the vmlinux DWARF through libdw.
+ *
+ * A distribution vmlinux carries 150+ MB of .debug_info in about 3,000
+ * compilation units and no .debug_names index; indexing all of it costs
+ * seconds. The types the tracing core needs are private to a few files
+ * (struct ring_buffer_per_cpu to kernel/trace/ring_buffer.c, struct
+ * trace_array to kernel/trace/trace.h), so we find the unit that defines
+ * them from the address of a function defined in the same file:
+ * dwarf_addrdie() looks the address up in .debug_aranges. Only that
+ * unit's top-level DIEs are read, and every named type and enumerator
+ * met there is remembered, so the next question about the same file
+ * costs a hash lookup.
+ *
+ * A type listed in anchor_groups[] is searched only in its anchors'
+ * units: these are the files that define it, so not finding it there
+ * means this kernel does not have it (e.g. struct ring_buffer after its
+ * rename to struct trace_buffer in v5.6), and the core's presence probes
+ * stay fast. Any other name falls back to reading every unit, once per
+ * session, reported as slow.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "types.h"
+#include "types-index.h"
+#include "symbols.h"
+
+/*
+ * Functions defined in the file that defines a group of types. Several
+ * per group because files moved: saved_cmdlines_buffer and
+ * trace_find_cmdline() went from trace.c to trace_sched_switch.c in v6.8.
+ */
+struct anchor_group {
+	const char *const *names;	/* types or enumerator prefixes */
+	const char *const *anchors;	/* functions */
+};
+
+static const char *const rb_types[] = {
+	"struct ring_buffer_per_cpu", "struct buffer_page",
+	"struct buffer_data_page", "struct trace_buffer", "struct ring_buffer",
+	"struct ring_buffer_event", "struct ring_buffer_iter",
+	"struct rb_irq_work", "struct ring_buffer_meta",
+	"struct buffer_data_read_page", "RB_", NULL,
+};
+static const char *const rb_anchors[] = {
+	"ring_buffer_lock_reserve", "ring_buffer_record_on",
+	"ring_buffer_event_data", NULL,
+};
+
+static const char *const tr_types[] = {
+	"struct trace_array", "struct array_buffer", "struct trace_array_cpu",
+	"struct saved_cmdlines_buffer", "struct trace_entry",
+	"struct print_entry", "struct bprint_entry", "struct bputs_entry",
+	"struct trace_iterator", "struct tracer", "struct trace_pid_list",
+	"struct trace_options", "struct trace_option_dentry",
+	"TRACE_FLAG_", "TRACE_ITER_", "TRACE_ARRAY_FL_", NULL,
+};
+static const char *const tr_anchors[] = {
+	"trace_find_cmdline", "tracing_mark_write", "tracer_tracing_on",
+	"trace_save_cmdline", "trace_array_get_by_name", NULL,
+};
+
+static const char *const ev_types[] = {
+	"struct trace_event_call", "struct trace_event_class",
+	"struct ftrace_event_field", "struct trace_event",
+	"struct trace_event_file", "struct trace_subsystem_dir",
+	"struct event_subsystem", "struct trace_event_functions",
+	"TRACE_EVENT_FL_", "EVENT_FILE_FL_", "TRACE_EVENT_TYPE_", NULL,
+};
+static const char *const ev_anchors[] = {
+	"trace_define_field", "trace_event_raw_init", "trace_add_event_call",
+	"trace_event_reg", NULL,
+};
+
+static const char *const uts_types[] = {
+	"struct uts_namespace", "struct new_utsname", NULL,
+};
+static const char *const uts_anchors[] = {
+	"copy_utsname", "free_uts_ns", NULL,
+};
+
+static const struct anchor_group anchor_groups[] = {
+	{ rb_types, rb_anchors },
+	{ tr_types, tr_anchors },
+	{ ev_types, ev_anchors },
+	{ uts_types, uts_anchors },
+};
+
+/* Units tried for common types (struct list_head, struct tracepoint) */
+static const char *const any_anchors[] = {
+	"ring_buffer_lock_reserve", "tracing_mark_write", "trace_define_field",
+	"trace_find_cmdline", "start_kernel", NULL,
+};
+
+struct kx_types {
+	Dwarf *dw;
+	const struct kx_symtab *st;
+	FILE *log;
+	struct kx_dindex index;
+	/* offsets of the unit DIEs already indexed */
+	uint64_t *cus;
+	size_t ncus, cus_cap;
+	int all_indexed;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cu_seen(const struct kx_types *t, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncus; i++)
+		if (t->cus[i] == off)
+			return 1;
+	return 0;
+}
+
+/* Index the named top-level types and all enumerators of @cudie. */
+static int index_cu(struct kx_types *t, Dwarf_Die *cudie)
+{
+	uint64_t off = dwarf_dieoffset(cudie);
+	int ret;
+
+	if (cu_seen(t, off))
+		return 0;
+	if (t->ncus == t->cus_cap) {
+		size_t cap = t->cus_cap ? 2 * t->cus_cap : 16;
+		uint64_t *cus = realloc(t->cus, cap * sizeof(*cus));
+
+		if (!cus)
+			return -ENOMEM;
+		t->cus = cus;
+		t->cus_cap = cap;
+	}
+	ret = kx_dindex__add_cu(&t->index, cudie);
+	if (ret)
+		return ret;
+	t->cus[t->ncus++] = off;
+	return 0;
+}
+
+/* Index the unit that defines function @anchor, if the kernel has it. */
+static int index_anchor(struct kx_types *t, const char *anchor)
+{
+	Dwarf_Die cudie;
+	uint64_t addr;
+	double t0 = now_ms();
+	int ret;
+
+	if (kx_symtab__lookup(t->st, anchor, &addr, NULL))
+		return 0;
+	if (!dwarf_addrdie(t->dw, addr, &cudie))
+		return 0;
+	if (cu_seen(t, dwarf_dieoffset(&cudie)))
+		return 0;
+	ret = index_cu(t, &cudie);
+	if (!ret && t->log)
+		fprintf(t->log, "types: read unit %s (anchor %s) in %.1f ms\n",
+			dwarf_diename(&cudie) ?: "?", anchor, now_ms() - t0);
+	return ret;
+}
+
+static int index_all(struct kx_types *t)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	double t0 = now_ms();
+	int ret;
+
+	if (t->all_indexed)
+		return 0;
+	while (!dwarf_nextcu(t->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cudie;
+
+		if (dwarf_offdie(t->dw, off + hsize, &cudie)) {
+			ret = index_cu(t, &cudie);
+			if (ret)
+				return ret;
+		}
+		off = next;
+	}
+	t->all_indexed = 1;
+	if (t->log)
+		fprintf(t->log, "types: slow path: read all %zu units in %.0f ms\n",
+			t->ncus, now_ms() - t0);
+	return 0;
+}
+
+static int name_in_group(const struct anchor_group *g, const char *name)
+{
+	const char *const *n;
+
+	for (n = g->names; *n; n++) {
+		size_t len = strlen(*n);
+
+		/* entries ending in '_' are enumerator prefixes */
+		if ((*n)[len - 1] == '_' ? !strncmp(name, *n, len)
+					 : !strcmp(name, *n))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Find (@kind, @name): in the cache, then in the units of its group's
+ * anchors (authoritative: absent there means absent), then for names
+ * outside every group in the common units and at last in all units.
+ */
+static int lookup(struct kx_types *t, enum kx_dkind kind, const char *spelled,
+		  const char *name, Dwarf_Die *die)
+{
+	const struct anchor_group *group = NULL;
+	const char *const *a;
+	double t0 = now_ms();
+	size_t i;
+	int ret;
+
+	if (!kx_dindex__find(&t->index, kind, name, die))
+		return 0;
+	for (i = 0; i < sizeof(anchor_groups) / sizeof(anchor_groups[0]); i++)
+		if (name_in_group(&anchor_groups[i], spelled))
+			group = &anchor_groups[i];
+	for (a = group ? group->anchors : any_anchors; *a; a++) {
+		ret = index_anchor(t, *a);
+		if (ret)
+			return ret;
+		if (!kx_dindex__find(&t->index, kind, name, die))
+			goto found;
+	}
+	if (group)
+		return -ENOENT;
+	ret = index_all(t);
+	if (ret)
+		return ret;
+	if (kx_dindex__find(&t->index, kind, name, die))
+		return -ENOENT;
+found:
+	if (t->log)
+		fprintf(t->log, "types: %s resolved in %.1f ms\n", spelled,
+			now_ms() - t0);
+	return 0;
+}
+
+/* "struct foo" -> (KX_DSTRUCT, "foo"); a bare name is a typedef or base type */
+static int lookup_type(struct kx_types *t, const char *type, Dwarf_Die *die)
+{
+	static const struct {
+		const char *prefix;
+		enum kx_dkind kind;
+	} kw[] = {
+		{ "struct ", KX_DSTRUCT },
+		{ "union ", KX_DUNION },
+		{ "enum ", KX_DENUM },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
+		size_t len = strlen(kw[i].prefix);
+
+		if (!strncmp(type, kw[i].prefix, len)) {
+			Dwarf_Die d;
+			int ret = lookup(t, kw[i].kind, type, type + len, &d);
+
+			if (!ret)
+				*die = d;
+			return ret;
+		}
+	}
+	return lookup(t, KX_DTYPEDEF, type, type, die);
+}
+
+int kx_types__open(Elf *elf, const struct kx_symtab *st, FILE *log,
+		   struct kx_types **out)
+{
+	struct kx_types *t;
+	Dwarf_Off next;
+	size_t hsize;
+	int ret;
+
+	*out = NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->st = st;
+	t->log = log;
+	t->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	if (!t->dw ||
+	    dwarf_nextcu(t->dw, 0, &next, &hsize, NULL, NULL, NULL)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	ret = kx_dindex__init(&t->index);
+	if (ret)
+		goto out;
+	*out = t;
+	t = NULL;
+out:
+	kx_types__close(t);
+	return ret;
+}
+
+void kx_types__close(struct kx_types *t)
+{
+	if (!t)
+		return;
+	kx_dindex__fini(&t->index);
+	if (t->dw)
+		dwarf_end(t->dw);
+	free(t->cus);
+	free(t);
+}
+
+int kx_types__member(struct kx_types *t, const char *type,
+		     const char *member, uint64_t *offset, uint64_t *size)
+{
+	Dwarf_Die die;
+	int ret;
+
+	ret = lookup_type(t, type, &die);
+	if (ret)
+		return ret;
+	return kx_dwarf_member(&die, member, offset, size);
+}
+
+int kx_types__size(struct kx_types *t, const char *type, uint64_t *size)
+{
+	Dwarf_Die die;
+	int ret;
+
+	ret = lookup_type(t, type, &die);
+	if (ret)
+		return ret;
+	return kx_dwarf_type_size(&die, size);
+}
+
+int kx_types__enumerator(struct kx_types *t, const char *name,
+			 int64_t *value)
+{
+	Dwarf_Die die;
+	Dwarf_Attribute attr;
+	Dwarf_Sword sval;
+	int ret;
+
+	ret = lookup(t, KX_DENUMERATOR, name, name, &die);
+	if (ret)
+		return ret;
+	if (!dwarf_attr(&die, DW_AT_const_value, &attr) ||
+	    dwarf_formsdata(&attr, &sval))
+		return -EIO;
+	*value = sval;
+	return 0;
+}

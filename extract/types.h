@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Types of the crashed kernel, from the vmlinux DWARF through libdw,
+ * looked up in the compilation units that define them instead of
+ * indexing all of .debug_info.
+ */
+#ifndef KTRACE_EXTRACT_TYPES_H
+#define KTRACE_EXTRACT_TYPES_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <libelf.h>
+
+struct kx_symtab;
+struct kx_types;
+
+/*
+ * Read the DWARF of @elf (a vmlinux, or a separate debug file: only the
+ * .debug_* sections are used). @st gives the link-time addresses of the
+ * anchor functions. @log, when not NULL, receives one line per resolved
+ * type and the time it took. Return 0, -ENOENT when @elf has no DWARF,
+ * -ENOMEM.
+ */
+int kx_types__open(Elf *elf, const struct kx_symtab *st, FILE *log,
+		   struct kx_types **out);
+void kx_types__close(struct kx_types *t);
+
+/*
+ * The target's member(), type_size() and enumerator(): see
+ * include/ktrace/target.h. -ENOENT when absent, -EINVAL when a dotted
+ * path goes through something that is not a struct or union.
+ */
+int kx_types__member(struct kx_types *t, const char *type,
+		     const char *member, uint64_t *offset, uint64_t *size);
+int kx_types__size(struct kx_types *t, const char *type, uint64_t *size);
+int kx_types__enumerator(struct kx_types *t, const char *name,
+			 int64_t *value);
+
+#endif /* KTRACE_EXTRACT_TYPES_H */
