@@ -87,3 +87,18 @@ ktrace_series_suite()
 	*) return 1 ;;
 	esac
 }
+
+# Path of helper NAME built from scripts/tools/NAME.c into the cache (rebuilt
+# when the source is newer).
+ktrace_tool()
+{
+	local src bin
+	src=$(dirname "${BASH_SOURCE[0]}")/tools/$1.c
+	bin=$KTRACE_CACHE/tools/$1
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		mkdir -p "$KTRACE_CACHE/tools"
+		${CC:-cc} -O2 -Wall -Wextra -o "$bin.tmp" "$src" || die "cannot build $src"
+		mv "$bin.tmp" "$bin"
+	fi
+	echo "$bin"
+}

@@ -1,0 +1,92 @@
+#!/bin/sh
+# /init of the qemu-panic guest (busybox sh). Loads the modules the host put
+# in /lib/modules, runs the tracing workload of /workload.env, freezes the
+# buffers, copies the ground truth to the ext4 disk /dev/vda (the only disk), and panics.
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+. /workload.env
+
+log() { echo "ktrace-guest: $*" >/dev/kmsg; echo "ktrace-guest: $*"; }
+fail() { log "FAILED: $*"; poweroff -f; }
+
+for m in $(cat /lib/modules.load 2>/dev/null); do
+	insmod "/lib/modules/$m" 2>/dev/null || log "insmod $m failed (built in?)"
+done
+
+T=/sys/kernel/tracing
+[ -e $T/trace ] || mount -t tracefs nodev $T || fail "no tracefs"
+
+# setup DIR EVENTS: configure one trace array (global or an instance)
+setup() {
+	d=$1
+	echo 0 >$d/tracing_on
+	if [ -n "$SUBBUF_KB" ] && [ "$SUBBUF_KB" != 0 ]; then
+		[ -e $d/buffer_subbuf_size_kb ] || fail "no buffer_subbuf_size_kb in $d"
+		echo "$SUBBUF_KB" >$d/buffer_subbuf_size_kb || fail "buffer_subbuf_size_kb=$SUBBUF_KB"
+	fi
+	echo "$BUFFER_KB" >$d/buffer_size_kb || fail "buffer_size_kb=$BUFFER_KB in $d"
+	[ -n "$CLOCK" ] && { echo "$CLOCK" >$d/trace_clock || fail "trace_clock=$CLOCK"; }
+	echo 1 >$d/options/overwrite
+	for e in $2; do
+		p=$d/events/$(echo "$e" | tr : /)
+		echo 1 >$p/enable || fail "cannot enable event $e"
+	done
+	echo >$d/trace
+}
+
+# markers FILE N TEXT: N markers spread over all CPUs, in parallel
+markers() {
+	c=0
+	ncpu=$(nproc)
+	per=$(($2 / ncpu + 1))
+	while [ $c -lt $ncpu ]; do
+		taskset -c $c sh -c "i=0; exec 3>$1
+			while [ \$i -lt $per ]; do
+				echo \"$3 cpu$c \$i\" >&3; i=\$((i + 1))
+			done" &
+		c=$((c + 1))
+	done
+	wait
+}
+
+setup $T "$EVENTS"
+if [ -n "$INSTANCE" ]; then
+	mkdir $T/instances/$INSTANCE || fail "mkdir instances/$INSTANCE"
+	setup $T/instances/$INSTANCE "$INSTANCE_EVENTS"
+	echo 1 >$T/instances/$INSTANCE/tracing_on
+fi
+echo 1 >$T/tracing_on
+log "workload: $MARKERS markers, buffer_size_kb=$BUFFER_KB on $(nproc) cpus"
+[ -n "$INSTANCE" ] && markers $T/instances/$INSTANCE/trace_marker "$INSTANCE_MARKERS" "ktrace-inst-marker $CASE" &
+markers $T/trace_marker "$MARKERS" "ktrace-marker $CASE"
+wait
+[ -n "$INSTANCE" ] && echo "$LAST_MARKER_INSTANCE" >$T/instances/$INSTANCE/trace_marker
+echo "$LAST_MARKER_GLOBAL" >$T/trace_marker
+# Freeze every buffer right after its last marker: what the dump holds and
+# what we copy below are then the same records.
+echo 0 >$T/tracing_on
+[ -n "$INSTANCE" ] && echo 0 >$T/instances/$INSTANCE/tracing_on
+
+mkdir -p /truth
+mount -t ext4 /dev/vda /truth || fail "cannot mount /dev/vda"
+save() {
+	name=$1 d=$2
+	cat $d/trace >/truth/$name.trace
+	cat $d/buffer_size_kb >/truth/$name.buffer_size_kb
+	[ -e $d/buffer_subbuf_size_kb ] && cat $d/buffer_subbuf_size_kb >/truth/$name.buffer_subbuf_size_kb
+	cat $d/trace_clock >/truth/$name.trace_clock
+	for s in $d/per_cpu/cpu*; do
+		cat $s/stats >/truth/$name.${s##*/}.stats
+	done
+}
+save global $T
+[ -n "$INSTANCE" ] && save $INSTANCE $T/instances/$INSTANCE
+uname -r >/truth/uname-r
+cat /proc/cmdline >/truth/cmdline
+umount /truth || fail "umount /truth"
+sync
+log "truth saved, panicking"
+echo c >/proc/sysrq-trigger
