@@ -26,7 +26,11 @@ struct kx_dump_opts {
 	size_t sz;
 	/* vmlinux with DWARF, or a separate debug file; NULL: not given */
 	const char *vmlinux;
-	/* accept a vmlinux whose build-id/release differ from the dump's */
+	/*
+	 * accept a vmlinux whose build-id/release differ from the dump's,
+	 * and a truncated dump (reads past its end fail with -EIO); each
+	 * is reported on stderr as a warning
+	 */
 	int force;
 	/* print what was resolved and how long it took, to stderr */
 	int verbose;
@@ -48,5 +52,16 @@ void kx_dump__target(struct kx_dump *d, struct kt_target *t);
 const char *kx_dump__osrelease(const struct kx_dump *d);
 /* dump format as libkdumpfile names it ("elf", "diskdump", "flattened") */
 const char *kx_dump__format(const struct kx_dump *d);
+
+/* KASLR offset added to vmlinux symbols (0 without KASLR) */
+uint64_t kx_dump__kaslr_offset(const struct kx_dump *d);
+/* path of the vmlinux in use (given or found) */
+const char *kx_dump__vmlinux(const struct kx_dump *d);
+/*
+ * Why the last failed target read failed, naming address and cause:
+ * "kdump_read(KVADDR 0x...): <libkdumpfile's reason> (<class>)".
+ * "" when none failed.
+ */
+const char *kx_dump__last_error(const struct kx_dump *d);
 
 #endif /* KTRACE_EXTRACT_DUMP_H */

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Private to dump*.c: the state of one open dump. */
+#ifndef KTRACE_EXTRACT_DUMP_PRIVATE_H
+#define KTRACE_EXTRACT_DUMP_PRIVATE_H
+
+#include <stdint.h>
+#include <libkdumpfile/kdumpfile.h>
+
+#include "dump.h"
+#include "vmlinux.h"
+
+struct kx_flat;
+struct kx_symtab;
+struct kx_types;
+
+struct kx_dump {
+	char *path;
+	int fd;			/* the vmcore, O_RDONLY */
+	uint64_t file_size;	/* 0 when not a regular file */
+	struct kx_flat *flat;	/* rearranged image of a flattened file */
+	kdump_ctx_t *ctx;
+	const char *format;
+
+	/* from vmcoreinfo */
+	char *osrelease;
+	char *build_id;		/* NULL before v5.9 */
+	uint64_t kaslr_offset;
+	int have_kaslr_offset;
+
+	/* for telling a filtered page (-ENODATA) from a hole (-EFAULT) */
+	addrxlat_ctx_t *axctx;
+	addrxlat_sys_t *axsys;
+	kdump_bmp_t *ram;	/* memory.pagemap: pfns that are RAM */
+	unsigned int page_shift;
+
+	struct kx_vmlinux vml;
+	struct kx_symtab *symtab;
+	struct kx_types *types;
+
+	int verbose;
+	int force;
+	char last_error[256];
+};
+
+enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen);
+enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen);
+void kx_dump__fini_xlat(struct kx_dump *d);
+int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len);
+
+#endif /* KTRACE_EXTRACT_DUMP_PRIVATE_H */

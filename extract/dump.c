@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The standalone extractor's target: memory through libkdumpfile, symbols
+ * and types from the vmlinux.
+ *
+ * libkdumpfile recognises ELF vmcores (/proc/vmcore copies, QEMU's
+ * dump-guest-memory, makedumpfile -E) and kdump-compressed ones
+ * (makedumpfile -c/-l/-p/-z), reads vmcoreinfo, takes the KASLR offset
+ * from its KERNELOFFSET line and walks the dump's own page tables for
+ * KDUMP_KVADDR reads. The flattened format (makedumpfile -F, what Debian's
+ * kdump-tools saves) is rearranged by flat.c before libkdumpfile sees it.
+ *
+ * The vmcore is opened O_RDONLY and never written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <libkdumpfile/kdumpfile.h>
+
+#include "dump.h"
+#include "dump-private.h"
+#include "flat.h"
+#include "symbols.h"
+#include "types.h"
+
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!msg || !msglen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, msglen, fmt, ap);
+	va_end(ap);
+}
+
+/* A vmcoreinfo line, or NULL; the caller frees it. */
+static char *vmcoreinfo_line(kdump_ctx_t *ctx, const char *key)
+{
+	char *val = NULL;
+
+	if (kdump_vmcoreinfo_line(ctx, key, &val) != KDUMP_OK)
+		return NULL;
+	return val;
+}
+
+/*
+ * Open the vmcore in libkdumpfile; a flattened file is first rearranged
+ * into an image libkdumpfile reads (flat.c).
+ */
+static enum kx_error open_vmcore(struct kx_dump *d, const char *path,
+				 char *msg, size_t msglen)
+{
+	struct stat stbuf;
+	kdump_status ks;
+	int fd, ret;
+
+	d->path = strdup(path);
+	if (!d->path)
+		return KX_ERR_NOMEM;
+	d->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (d->fd < 0) {
+		set_msg(msg, msglen, "vmcore %s: %s", path, strerror(errno));
+		return KX_ERR_DUMP;
+	}
+	if (fstat(d->fd, &stbuf)) {
+		set_msg(msg, msglen, "vmcore %s: fstat: %s", path,
+			strerror(errno));
+		return KX_ERR_DUMP;
+	}
+	if (S_ISDIR(stbuf.st_mode)) {
+		set_msg(msg, msglen, "vmcore %s: is a directory", path);
+		return KX_ERR_DUMP;
+	}
+	if (S_ISREG(stbuf.st_mode) && stbuf.st_size == 0) {
+		set_msg(msg, msglen, "vmcore %s: empty file", path);
+		return KX_ERR_DUMP;
+	}
+	d->file_size = S_ISREG(stbuf.st_mode) ? (uint64_t)stbuf.st_size : 0;
+
+	ret = kx_flat__open(d->fd, path, &d->flat, msg, msglen);
+	if (ret < 0)
+		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DUMP;
+	fd = d->flat ? kx_flat__fd(d->flat) : d->fd;
+
+	d->ctx = kdump_new();
+	if (!d->ctx)
+		return KX_ERR_NOMEM;
+	ks = kdump_open_fd(d->ctx, fd);
+	if (ks != KDUMP_OK) {
+		set_msg(msg, msglen, "vmcore %s: not a kernel dump: %s", path,
+			kdump_get_err(d->ctx));
+		return KX_ERR_DUMP;
+	}
+	ks = kdump_set_string_attr(d->ctx, KDUMP_ATTR_OSTYPE, "linux");
+	if (ks != KDUMP_OK) {
+		set_msg(msg, msglen, "vmcore %s: kdump_set_string_attr(%s): %s",
+			path, KDUMP_ATTR_OSTYPE, kdump_get_err(d->ctx));
+		return KX_ERR_DUMP;
+	}
+	return KX_OK;
+}
+
+/* What vmcoreinfo tells: release, build-id, KASLR offset. */
+static enum kx_error read_vmcoreinfo(struct kx_dump *d, char *msg,
+				     size_t msglen)
+{
+	char *raw = NULL, *s;
+
+	if (kdump_vmcoreinfo_raw(d->ctx, &raw) != KDUMP_OK || !raw || !*raw) {
+		set_msg(msg, msglen,
+			"vmcore %s: no vmcoreinfo (%s%s): cannot tell the kernel "
+			"release, KASLR offset or page tables",
+			d->path, d->format,
+			d->flat || strcmp(d->format, "elf") ? "" :
+			"; a QEMU guest needs -device vmcoreinfo");
+		free(raw);
+		return KX_ERR_DUMP;
+	}
+	free(raw);
+	d->osrelease = vmcoreinfo_line(d->ctx, "OSRELEASE");
+	if (!d->osrelease) {
+		set_msg(msg, msglen, "vmcore %s: vmcoreinfo has no OSRELEASE",
+			d->path);
+		return KX_ERR_DUMP;
+	}
+	d->build_id = vmcoreinfo_line(d->ctx, "BUILD-ID");
+	s = vmcoreinfo_line(d->ctx, "KERNELOFFSET");
+	if (s) {
+		d->kaslr_offset = strtoull(s, NULL, 16);
+		d->have_kaslr_offset = 1;
+		free(s);
+	}
+	return KX_OK;
+}
+
+/* The file format as dump.h promises: "elf", "diskdump", "flattened" */
+static void set_format(struct kx_dump *d)
+{
+	const char *f = NULL;
+
+	if (d->flat) {
+		d->format = "flattened";
+		return;
+	}
+	if (kdump_get_string_attr(d->ctx, KDUMP_ATTR_FILE_FORMAT, &f) !=
+	    KDUMP_OK || !f)
+		d->format = "unknown";
+	else if (!strncmp(f, "elf", 3) || !strncmp(f, "ELF", 3))
+		d->format = "elf";
+	else if (strstr(f, "diskdump") || strstr(f, "compressed"))
+		d->format = "diskdump";
+	else
+		d->format = f;
+}
+
+static enum kx_error open_vmlinux(struct kx_dump *d,
+				  const struct kx_dump_opts *opts, char *msg,
+				  size_t msglen)
+{
+	char *found = NULL;
+	const char *path = opts->vmlinux;
+	int ret;
+
+	if (!path) {
+		ret = kx_vmlinux__find(d->osrelease, &found, msg, msglen);
+		if (ret)
+			return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DEBUGINFO;
+		path = found;
+	}
+	ret = kx_vmlinux__open(&d->vml, path, msg, msglen);
+	free(found);
+	if (ret)
+		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DEBUGINFO;
+	ret = kx_symtab__load(d->vml.elf, &d->symtab);
+	if (ret) {
+		set_msg(msg, msglen, "vmlinux %s: %s", d->vml.path,
+			ret == -ENOENT ? "no symbol table (.symtab)" :
+					 strerror(-ret));
+		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DEBUGINFO;
+	}
+	kx_vmlinux__read_release(&d->vml, d->symtab);
+	ret = kx_types__open(d->vml.elf, d->symtab,
+			     opts->verbose ? stderr : NULL, &d->types);
+	if (ret) {
+		set_msg(msg, msglen, "vmlinux %s: %s", d->vml.path,
+			ret == -ENOENT ? "no DWARF (.debug_info); install the "
+					 "kernel's debug package" :
+					 strerror(-ret));
+		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DEBUGINFO;
+	}
+	return KX_OK;
+}
+
+/*
+ * Is the vmlinux the crashed kernel's? Compare the build-ids when both
+ * sides have one, and the releases when both have one. Then check one
+ * symbol that vmcoreinfo carries (SYMBOL(init_uts_ns)): that catches a
+ * wrong vmlinux of the same release on kernels without BUILD-ID (before
+ * v5.9), and a wrong KASLR offset.
+ */
+static enum kx_error check_match(struct kx_dump *d, int force, char *msg,
+				 size_t msglen)
+{
+	const char *vrel = d->vml.release[0] ? d->vml.release : "unknown";
+	const char *vid = d->vml.build_id[0] ? d->vml.build_id : "none";
+	const char *did = d->build_id ? d->build_id : "none";
+	kdump_addr_t dump_addr;
+	uint64_t addr;
+	int reloc, mismatch = 0;
+
+	if (d->build_id && d->vml.build_id[0] &&
+	    strncasecmp(d->build_id, d->vml.build_id, strlen(d->vml.build_id)))
+		mismatch = 1;
+	if (d->vml.release[0] && strcmp(d->vml.release, d->osrelease))
+		mismatch = 1;
+	if (mismatch) {
+		set_msg(msg, msglen,
+			"vmlinux %s is %s (build-id %.12s..) but the dump is %s "
+			"(build-id %.12s..)",
+			d->vml.path, vrel, vid, d->osrelease, did);
+		if (!force)
+			return KX_ERR_MISMATCH;
+		fprintf(stderr, "warning: %s\n", msg);
+	}
+
+	if (!d->have_kaslr_offset) {
+		/* no KERNELOFFSET line: no KASLR, or a kernel before v4.8 */
+		d->kaslr_offset = 0;
+	}
+	if (kdump_vmcoreinfo_symbol(d->ctx, "init_uts_ns", &dump_addr) ==
+		    KDUMP_OK &&
+	    !kx_symtab__lookup(d->symtab, "init_uts_ns", &addr, &reloc)) {
+		if (!d->have_kaslr_offset) {
+			d->kaslr_offset = dump_addr - addr;
+		} else if (addr + d->kaslr_offset != dump_addr) {
+			set_msg(msg, msglen,
+				"vmlinux %s: init_uts_ns is at 0x%llx + KASLR offset "
+				"0x%llx but the dump's vmcoreinfo says 0x%llx: not "
+				"the crashed kernel's vmlinux",
+				d->vml.path, (unsigned long long)addr,
+				(unsigned long long)d->kaslr_offset,
+				(unsigned long long)dump_addr);
+			if (!force)
+				return KX_ERR_MISMATCH;
+			fprintf(stderr, "warning: %s\n", msg);
+		}
+	}
+	return KX_OK;
+}
+
+struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opts,
+			      enum kx_error *err, char *msg, size_t msglen)
+{
+	struct kx_dump_opts defaults = { .sz = sizeof(defaults) };
+	struct kx_dump *d;
+	enum kx_error e;
+
+	if (msg && msglen)
+		msg[0] = '\0';
+	if (!opts)
+		opts = &defaults;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		e = KX_ERR_NOMEM;
+		goto out;
+	}
+	d->fd = -1;
+	d->vml.fd = -1;
+	d->verbose = opts->verbose;
+	d->force = opts->force;
+
+	e = open_vmcore(d, vmcore, msg, msglen);
+	if (e)
+		goto out;
+	set_format(d);
+	e = read_vmcoreinfo(d, msg, msglen);
+	if (e)
+		goto out;
+	e = kx_dump__check_whole(d, msg, msglen);
+	if (e)
+		goto out;
+	e = open_vmlinux(d, opts, msg, msglen);
+	if (e)
+		goto out;
+	e = check_match(d, opts->force, msg, msglen);
+	if (e)
+		goto out;
+	e = kx_dump__init_xlat(d, msg, msglen);
+	if (e)
+		goto out;
+	if (d->verbose)
+		fprintf(stderr,
+			"dump: %s: %s, release %s, build-id %s, KASLR offset "
+			"0x%llx; vmlinux %s (%zu symbols)\n",
+			d->path, d->format, d->osrelease,
+			d->build_id ? d->build_id : "none",
+			(unsigned long long)d->kaslr_offset, d->vml.path,
+			kx_symtab__count(d->symtab));
+	if (d->verbose && d->flat)
+		fprintf(stderr,
+			"dump: flattened file rearranged in memory: %llu MiB "
+			"(for repeated use, `makedumpfile -R` it to a file)\n",
+			(unsigned long long)(kx_flat__memory(d->flat) >> 20));
+	return d;
+out:
+	if (e == KX_ERR_NOMEM && msg && msglen && !msg[0])
+		set_msg(msg, msglen, "vmcore %s: out of memory", vmcore);
+	*err = e;
+	kx_dump__close(d);
+	errno = e == KX_ERR_NOMEM ? ENOMEM : EINVAL;
+	return NULL;
+}
+
+void kx_dump__close(struct kx_dump *d)
+{
+	if (!d)
+		return;
+	kx_dump__fini_xlat(d);
+	kx_types__close(d->types);
+	kx_symtab__free(d->symtab);
+	kx_vmlinux__close(&d->vml);
+	if (d->ctx)
+		kdump_free(d->ctx);
+	kx_flat__close(d->flat);
+	if (d->fd >= 0)
+		close(d->fd);
+	free(d->osrelease);
+	free(d->build_id);
+	free(d->path);
+	free(d);
+}
+
+static int target_symbol(void *priv, const char *name, uint64_t *addr)
+{
+	struct kx_dump *d = priv;
+	int reloc, ret;
+
+	ret = kx_symtab__lookup(d->symtab, name, addr, &reloc);
+	if (ret)
+		return ret;
+	if (reloc)
+		*addr += d->kaslr_offset;
+	return 0;
+}
+
+static int target_member(void *priv, const char *type, const char *member,
+			 uint64_t *offset, uint64_t *size)
+{
+	struct kx_dump *d = priv;
+
+	return kx_types__member(d->types, type, member, offset, size);
+}
+
+static int target_type_size(void *priv, const char *type, uint64_t *size)
+{
+	struct kx_dump *d = priv;
+
+	return kx_types__size(d->types, type, size);
+}
+
+static int target_enumerator(void *priv, const char *name, int64_t *value)
+{
+	struct kx_dump *d = priv;
+
+	return kx_types__enumerator(d->types, name, value);
+}
+
+void kx_dump__target(struct kx_dump *d, struct kt_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->sz = sizeof(*t);
+	t->priv = d;
+	t->read = kx_dump__read;
+	t->symbol = target_symbol;
+	t->member = target_member;
+	t->type_size = target_type_size;
+	t->enumerator = target_enumerator;
+}
+
+const char *kx_dump__osrelease(const struct kx_dump *d)
+{
+	return d->osrelease;
+}
+
+const char *kx_dump__format(const struct kx_dump *d)
+{
+	return d->format;
+}
+
+uint64_t kx_dump__kaslr_offset(const struct kx_dump *d)
+{
+	return d->kaslr_offset;
+}
+
+const char *kx_dump__vmlinux(const struct kx_dump *d)
+{
+	return d->vml.path;
+}
+
+const char *kx_dump__last_error(const struct kx_dump *d)
+{
+	return d->last_error;
+}

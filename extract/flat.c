@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The flattened dump format, rearranged for libkdumpfile.
+ *
+ * makedumpfile -F (and QEMU's kdump-*-flat dump-guest-memory formats,
+ * and Debian's kdump-tools, which saves every dump this way) writes a
+ * kdump-compressed or ELF image as a stream that needs no seeking:
+ *
+ *   a 4096-byte header: char signature[16] = "makedumpfile",
+ *                       int64 type = 1, int64 version = 1 (big-endian)
+ *   records:            int64 offset, int64 size (big-endian), then size
+ *                       bytes that belong at offset of the real image
+ *   an end mark:        offset = size = -1
+ *
+ * libkdumpfile 0.5.1 cannot read it and only reads dumps through file
+ * descriptors (file.fd, file.fdset): there is no read callback to plug
+ * an index of the records into. The choices were a memfd holding the
+ * rearranged image, or our own kdump-compressed reader (header,
+ * bitmaps, page descriptors, four decompressors) plus address
+ * translation through libaddrxlat with a physical-read callback, about
+ * 1,500 lines that would duplicate libkdumpfile.
+ *
+ * We take the memfd: one sequential pass copies each record to its
+ * offset in an anonymous memory file (memfd_create), which libkdumpfile
+ * then reads like any dump. It needs no disk space and no temporary
+ * file to clean up; it costs memory equal to the rearranged image,
+ * which is about the size of the flattened file (the pages stay
+ * compressed; regions never written are holes and cost nothing). For a
+ * dump level 31 dump of a 1 GiB guest that is tens of MiB; a multi-GiB
+ * flattened dump costs that much RAM or swap, and `makedumpfile -R`
+ * once to a real file is then the better choice, which the verbose
+ * output says. The file is sealed against writes once complete.
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "flat.h"
+
+#define MDF_SIGNATURE "makedumpfile"
+#define MDF_HEADER_SIZE 4096
+#define MDF_TYPE_FLAT 1
+#define MDF_END (-1)
+/* makedumpfile writes records of at most a few pages; be generous */
+#define MDF_MAX_RECORD (64ULL << 20)
+
+struct mdf_header {
+	char signature[16];
+	int64_t type;		/* big-endian */
+	int64_t version;	/* big-endian */
+};
+
+struct mdf_record {
+	int64_t offset;		/* big-endian; -1 ends the stream */
+	int64_t size;		/* big-endian */
+};
+
+struct kx_flat {
+	int fd;			/* memfd holding the rearranged image */
+	uint64_t image_size;
+	uint64_t records;
+	uint64_t memory;
+};
+
+/* Read exactly @len bytes at @off; 0, -EIO, or -ENODATA at end of file. */
+static int read_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -ENODATA;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int write_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Copy every record to its place; @pos starts after the file header. */
+static int rearrange(struct kx_flat *flat, int fd, const char *path,
+		     char *msg, size_t msglen)
+{
+	uint64_t pos = MDF_HEADER_SIZE;
+	size_t bufsize = 1 << 20;
+	char *buf;
+	int ret;
+
+	buf = malloc(bufsize);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		struct mdf_record rec;
+		int64_t off, size;
+		uint64_t done;
+
+		ret = read_full(fd, &rec, sizeof(rec), pos);
+		if (ret) {
+			snprintf(msg, msglen,
+				 "vmcore %s: flattened dump truncated: no record "
+				 "header or end mark at offset %llu (%s)",
+				 path, (unsigned long long)pos,
+				 ret == -ENODATA ? "end of file" : strerror(-ret));
+			ret = ret == -ENODATA ? -EIO : ret;
+			goto out;
+		}
+		off = (int64_t)be64toh((uint64_t)rec.offset);
+		size = (int64_t)be64toh((uint64_t)rec.size);
+		if (off == MDF_END && size == MDF_END)
+			break;
+		if (off < 0 || size <= 0 || (uint64_t)size > MDF_MAX_RECORD ||
+		    (uint64_t)off > UINT64_MAX / 2) {
+			snprintf(msg, msglen,
+				 "vmcore %s: flattened dump corrupt: record at "
+				 "offset %llu has offset %lld size %lld",
+				 path, (unsigned long long)pos, (long long)off,
+				 (long long)size);
+			ret = -EINVAL;
+			goto out;
+		}
+		pos += sizeof(rec);
+		for (done = 0; done < (uint64_t)size;) {
+			size_t n = (uint64_t)size - done < bufsize ?
+					   (size_t)((uint64_t)size - done) :
+					   bufsize;
+
+			ret = read_full(fd, buf, n, pos);
+			if (ret) {
+				snprintf(msg, msglen,
+					 "vmcore %s: flattened dump truncated: "
+					 "record data at offset %llu (%s)",
+					 path, (unsigned long long)pos,
+					 ret == -ENODATA ? "end of file" :
+							   strerror(-ret));
+				ret = ret == -ENODATA ? -EIO : ret;
+				goto out;
+			}
+			ret = write_full(flat->fd, buf, n, (uint64_t)off + done);
+			if (ret) {
+				snprintf(msg, msglen,
+					 "vmcore %s: cannot hold the rearranged "
+					 "flattened dump in memory (%llu bytes "
+					 "so far): %s",
+					 path, (unsigned long long)flat->image_size,
+					 strerror(-ret));
+				goto out;
+			}
+			pos += n;
+			done += n;
+		}
+		flat->records++;
+		if ((uint64_t)(off + size) > flat->image_size)
+			flat->image_size = (uint64_t)(off + size);
+	}
+	ret = 0;
+out:
+	free(buf);
+	return ret;
+}
+
+int kx_flat__open(int fd, const char *path, struct kx_flat **out, char *msg,
+		  size_t msglen)
+{
+	struct mdf_header hdr;
+	struct kx_flat *flat = NULL;
+	struct stat st;
+	int ret;
+
+	*out = NULL;
+	ret = read_full(fd, &hdr, sizeof(hdr), 0);
+	if (ret == -ENODATA)
+		return 0;	/* too short to be flattened; libkdumpfile decides */
+	if (ret) {
+		snprintf(msg, msglen, "vmcore %s: read header: %s", path,
+			 strerror(-ret));
+		return ret;
+	}
+	if (strncmp(hdr.signature, MDF_SIGNATURE, sizeof(hdr.signature)))
+		return 0;
+	if ((int64_t)be64toh((uint64_t)hdr.type) != MDF_TYPE_FLAT) {
+		snprintf(msg, msglen,
+			 "vmcore %s: makedumpfile header of unknown type %lld",
+			 path, (long long)be64toh((uint64_t)hdr.type));
+		return -EINVAL;
+	}
+
+	flat = calloc(1, sizeof(*flat));
+	if (!flat)
+		return -ENOMEM;
+	flat->fd = memfd_create("ktrace-flattened", MFD_CLOEXEC |
+				MFD_ALLOW_SEALING);
+	if (flat->fd < 0) {
+		ret = -errno;
+		snprintf(msg, msglen, "vmcore %s: memfd_create: %s", path,
+			 strerror(errno));
+		goto out;
+	}
+	ret = rearrange(flat, fd, path, msg, msglen);
+	if (ret)
+		goto out;
+	/* the size may end in a hole the last record did not fill */
+	if (ftruncate(flat->fd, (off_t)flat->image_size) ||
+	    fcntl(flat->fd, F_ADD_SEALS,
+		  F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)) {
+		ret = -errno;
+		snprintf(msg, msglen, "vmcore %s: seal rearranged image: %s",
+			 path, strerror(errno));
+		goto out;
+	}
+	if (!fstat(flat->fd, &st))
+		flat->memory = (uint64_t)st.st_blocks * 512;
+	*out = flat;
+	flat = NULL;
+out:
+	kx_flat__close(flat);
+	return ret;
+}
+
+void kx_flat__close(struct kx_flat *flat)
+{
+	if (!flat)
+		return;
+	if (flat->fd >= 0)
+		close(flat->fd);
+	free(flat);
+}
+
+int kx_flat__fd(const struct kx_flat *flat)
+{
+	return flat->fd;
+}
+
+uint64_t kx_flat__memory(const struct kx_flat *flat)
+{
+	return flat->memory;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The flattened dump format (makedumpfile -F, QEMU's kdump-*-flat
+ * formats, Debian's kdump-tools), rearranged for libkdumpfile.
+ */
+#ifndef KTRACE_EXTRACT_FLAT_H
+#define KTRACE_EXTRACT_FLAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct kx_flat;
+
+/*
+ * If @fd (the file @path) is a flattened dump, rearrange it and return
+ * 0 with *@flat set; if it is not, return 0 with *@flat NULL. On error
+ * return -errno with a message naming the file, offset and cause.
+ */
+int kx_flat__open(int fd, const char *path, struct kx_flat **flat, char *msg,
+		  size_t msglen);
+void kx_flat__close(struct kx_flat *flat);
+/* a read-only descriptor of the rearranged kdump-compressed image */
+int kx_flat__fd(const struct kx_flat *flat);
+/* bytes of memory the rearranged image holds */
+uint64_t kx_flat__memory(const struct kx_flat *flat);
+
+#endif /* KTRACE_EXTRACT_FLAT_H */
