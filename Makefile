@@ -1,0 +1,95 @@
+# ktrace: recover the ftrace flight recorder from a vmcore.
+#   make            libktrace, ktrace-extract, ktrace.so (if crash headers exist)
+#   make check      fixtures (real vmcores, generated on demand) and all tests
+#   make bench      benchmarks
+#   make install    PREFIX=/usr/local DESTDIR=
+
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+CC        ?= gcc
+CFLAGS    ?= -O2 -g
+WERROR    ?= -Werror
+SANITIZE  ?=
+PKG_CONFIG ?= pkg-config
+
+WARN      := -Wall -Wextra $(WERROR) -Wno-unused-parameter
+TEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtraceevent)
+TEP_LIBS   := $(shell $(PKG_CONFIG) --libs libtraceevent)
+KDUMP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkdumpfile libdw)
+KDUMP_LIBS   := $(shell $(PKG_CONFIG) --libs libkdumpfile libdw) -lelf -lz
+
+ALL_CFLAGS = $(CFLAGS) $(WARN) $(SANITIZE) -std=gnu11 -fPIC -D_GNU_SOURCE -Iinclude $(TEP_CFLAGS)
+ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE)
+
+O ?= build
+LIB_SRCS := $(wildcard lib/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+EXTRACT_SRCS := $(wildcard extract/*.c)
+EXTRACT_OBJS := $(EXTRACT_SRCS:%.c=$(O)/%.o)
+CRASH_SRCS := $(wildcard crash-ext/*.c)
+CRASH_DEFS ?= /usr/include/crash/defs.h
+
+LIBKTRACE := $(O)/libktrace.a
+EXTRACT := $(O)/ktrace-extract
+CRASH_EXT := $(O)/ktrace.so
+
+TARGETS := $(LIBKTRACE) $(EXTRACT)
+ifneq ($(wildcard $(CRASH_DEFS)),)
+ifneq ($(CRASH_SRCS),)
+TARGETS += $(CRASH_EXT)
+endif
+endif
+
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
+
+all: $(TARGETS)
+
+$(O)/lib/%.o: lib/%.c lib/*.h include/ktrace/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/extract/%.o: extract/%.c extract/*.h include/ktrace/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(KDUMP_CFLAGS) -c -o $@ $<
+
+$(LIBKTRACE): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(EXTRACT): $(EXTRACT_OBJS) $(LIBKTRACE)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(EXTRACT_OBJS) $(LIBKTRACE) $(KDUMP_LIBS) $(TEP_LIBS)
+
+# crash extensions are built against one crash's defs.h (-DX86_64 as crash does)
+$(CRASH_EXT): $(CRASH_SRCS) crash-ext/*.h $(LIBKTRACE) include/ktrace/*.h
+	$(CC) $(ALL_CFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -DX86_64 \
+		-I$(dir $(CRASH_DEFS)) -shared -nostartfiles -o $@ $(CRASH_SRCS) \
+		$(LIBKTRACE) $(TEP_LIBS) $(ALL_LDFLAGS)
+
+$(O)/tests/%: tests/unit/%.c $(LIBKTRACE) $(EXTRACT_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(KDUMP_CFLAGS) -Iextract -Ilib -o $@ $< \
+		$(filter-out $(O)/extract/main.o,$(EXTRACT_OBJS)) $(LIBKTRACE) \
+		$(KDUMP_LIBS) $(TEP_LIBS) $(ALL_LDFLAGS)
+
+units: $(UNIT_BINS)
+
+check: all units
+	O=$(O) tests/run-tests.sh
+
+bench: all
+	O=$(O) scripts/bench
+
+install: all
+	install -D -m 0755 $(EXTRACT) $(DESTDIR)$(PREFIX)/bin/ktrace-extract
+	install -D -m 0644 $(LIBKTRACE) $(DESTDIR)$(PREFIX)/lib/libktrace.a
+	install -D -m 0644 include/ktrace/ktrace.h $(DESTDIR)$(PREFIX)/include/ktrace/ktrace.h
+	install -D -m 0644 include/ktrace/target.h $(DESTDIR)$(PREFIX)/include/ktrace/target.h
+	install -D -m 0644 docs/ktrace-extract.1 $(DESTDIR)$(PREFIX)/share/man/man1/ktrace-extract.1
+	if [ -f $(CRASH_EXT) ]; then \
+		install -D -m 0644 $(CRASH_EXT) $(DESTDIR)/usr/lib/crash/extensions/ktrace.so; fi
+
+clean:
+	rm -rf $(O)
+
+.PHONY: all check bench install clean units

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ktrace-extract's command line. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+
+#define KTRACE_VERSION "0.1"
+
+static void usage(FILE *f)
+{
+	fputs("usage: ktrace-extract [options] VMCORE\n"
+	      "Recover the ftrace ring buffers (flight recorder) of a crashed kernel from its\n"
+	      "crash dump and print them as /sys/kernel/tracing/trace would have.\n"
+	      "\n"
+	      "  -x, --vmlinux FILE     vmlinux with DWARF (or a separate debug file) of the\n"
+	      "                         crashed kernel; default: looked up by release\n"
+	      "  -i, --instance NAME    only this buffer (\"global\" or an instance name)\n"
+	      "  -c, --cpu LIST         only these CPUs, e.g. 0,2-3\n"
+	      "  -n, --last N           only the last N events of each buffer\n"
+	      "      --since SECONDS    only events at or after this time stamp\n"
+	      "      --until SECONDS    only events at or before this time stamp\n"
+	      "  -j, --json             JSON Lines instead of text\n"
+	      "  -o, --output FILE      write to FILE (a name ending in .dat writes trace.dat)\n"
+	      "  -F, --format FMT       text, json or dat\n"
+	      "  -l, --list             list the buffers and what was lost, nothing else\n"
+	      "  -e, --events           print the event table as format text\n"
+	      "      --no-header        no header block before each buffer\n"
+	      "  -f, --force            accept a vmlinux that does not match the dump\n"
+	      "  -q, --quiet            no loss summary on stderr\n"
+	      "  -v, --verbose          report what was resolved and how long it took\n"
+	      "  -h, --help             this help\n"
+	      "  -V, --version          version\n"
+	      "\n"
+	      "Exit status: 0 trace written; 10 trace written but data was lost (unreadable,\n"
+	      "filtered or corrupt pages, broken page lists, unknown events); 1 failure;\n"
+	      "2 usage; 3 the dump cannot be read; 4 no usable debuginfo; 5 vmlinux does\n"
+	      "not match the dump; 6 the dump holds no usable trace buffer.\n", f);
+}
+
+static int parse_cpus(struct kx_options *o, const char *arg)
+{
+	char *dup = strdup(arg), *tok, *save = NULL, *end;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned long a, b;
+
+		errno = 0;
+		a = strtoul(tok, &end, 10);
+		b = a;
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		if (errno || *end || end == tok || b < a || b >= KT_CPUMASK_WORDS * 64) {
+			free(dup);
+			return -EINVAL;
+		}
+		for (; a <= b; a++)
+			o->cpumask[a / 64] |= 1ULL << (a % 64);
+	}
+	free(dup);
+	o->cpus_given = true;
+	return 0;
+}
+
+static int parse_secs(const char *arg, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || *end || end == arg || v < 0)
+		return -EINVAL;
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
+int kx_options__parse(struct kx_options *o, int argc, char **argv)
+{
+	enum { OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER };
+	static const struct option longopts[] = {
+		{ "vmlinux", required_argument, NULL, 'x' },
+		{ "instance", required_argument, NULL, 'i' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "last", required_argument, NULL, 'n' },
+		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "until", required_argument, NULL, OPT_UNTIL },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "events", no_argument, NULL, 'e' },
+		{ "no-header", no_argument, NULL, OPT_NO_HEADER },
+		{ "force", no_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool format_given = false;
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->ts_max = UINT64_MAX;
+	while ((c = getopt_long(argc, argv, "x:i:c:n:jo:F:lefqvhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'x': o->vmlinux = optarg; break;
+		case 'i': o->instance = optarg; break;
+		case 'c':
+			if (parse_cpus(o, optarg)) {
+				fprintf(stderr, "ktrace-extract: bad CPU list '%s'\n", optarg);
+				return KT_EXIT_USAGE;
+			}
+			break;
+		case 'n':
+			errno = 0;
+			o->last = strtoull(optarg, &end, 10);
+			if (errno || *end || !o->last) {
+				fprintf(stderr, "ktrace-extract: bad count '%s'\n", optarg);
+				return KT_EXIT_USAGE;
+			}
+			break;
+		case OPT_SINCE:
+		case OPT_UNTIL:
+			if (parse_secs(optarg, c == OPT_SINCE ? &o->ts_min : &o->ts_max)) {
+				fprintf(stderr, "ktrace-extract: bad time '%s' (seconds)\n", optarg);
+				return KT_EXIT_USAGE;
+			}
+			break;
+		case 'j': o->format = KX_JSON; format_given = true; break;
+		case 'o': o->output = optarg; break;
+		case 'F':
+			format_given = true;
+			if (!strcmp(optarg, "text"))
+				o->format = KX_TEXT;
+			else if (!strcmp(optarg, "json"))
+				o->format = KX_JSON;
+			else if (!strcmp(optarg, "dat"))
+				o->format = KX_DAT;
+			else {
+				fprintf(stderr, "ktrace-extract: unknown format '%s'\n", optarg);
+				return KT_EXIT_USAGE;
+			}
+			break;
+		case 'l': o->list_only = true; break;
+		case 'e': o->events = true; break;
+		case OPT_NO_HEADER: o->no_header = true; break;
+		case 'f': o->force = true; break;
+		case 'q': o->quiet = true; break;
+		case 'v': o->verbose = true; break;
+		case 'h': usage(stdout); return KT_EXIT_OK;
+		case 'V': printf("ktrace-extract %s\n", KTRACE_VERSION); return KT_EXIT_OK;
+		default: usage(stderr); return KT_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "ktrace-extract: %s\n",
+			optind == argc ? "no vmcore given" : "more than one vmcore given");
+		usage(stderr);
+		return KT_EXIT_USAGE;
+	}
+	o->vmcore = argv[optind];
+	if (!format_given && o->output) {
+		size_t n = strlen(o->output);
+
+		if (n > 4 && !strcmp(o->output + n - 4, ".dat"))
+			o->format = KX_DAT;
+	}
+	if (o->ts_min > o->ts_max) {
+		fprintf(stderr, "ktrace-extract: --since is after --until\n");
+		return KT_EXIT_USAGE;
+	}
+	return -1;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KTRACE_EXTRACT_OPTIONS_H
+#define KTRACE_EXTRACT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <ktrace/ktrace.h>
+
+enum kx_format { KX_TEXT, KX_JSON, KX_DAT };
+
+struct kx_options {
+	const char *vmcore;
+	const char *vmlinux;
+	const char *output;	/* NULL or "-": stdout */
+	const char *instance;	/* NULL: all */
+	enum kx_format format;
+	bool list_only, events, force, verbose, no_header, quiet;
+	uint64_t cpumask[KT_CPUMASK_WORDS];
+	bool cpus_given;
+	uint64_t last;
+	uint64_t ts_min, ts_max;
+};
+
+/* <0: go on; >=0: exit with that status (help, usage error) */
+int kx_options__parse(struct kx_options *o, int argc, char **argv);
+/* the work after the dump is open; returns the exit status */
+int kx_run(const struct kx_options *o, struct kt_session *s);
+
+#endif

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ktrace-extract: what to do once the session is open. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "options.h"
+
+int kt_tracedat__write(struct kt_session *s, struct kt_buffer *only, FILE *out);
+
+static void list_buffers(struct kt_session *s, FILE *out)
+{
+	struct kt_buffer *b;
+	int i, cpu;
+
+	fprintf(out, "%-16s %4s %8s %8s %10s %12s %12s %8s\n", "BUFFER", "CPU", "PAGES",
+		"SUBBUF", "ENTRIES", "OVERRUN", "DROPPED", "CLOCK");
+	kt_session__for_each_buffer(s, i, b) {
+		for (cpu = 0; cpu < kt_buffer__nr_cpus(b); cpu++) {
+			struct kt_cpu_info ci;
+
+			if (kt_buffer__cpu_info(b, cpu, &ci) || !ci.present)
+				continue;
+			fprintf(out, "%-16s %4d %8llu %8u %10llu %12llu %12llu %8s\n",
+				kt_buffer__name(b), cpu, (unsigned long long)ci.nr_pages,
+				kt_buffer__subbuf_size(b),
+				(unsigned long long)(ci.entries - ci.overrun - ci.read),
+				(unsigned long long)ci.overrun,
+				(unsigned long long)(ci.dropped_events + ci.commit_overrun),
+				kt_buffer__clock(b));
+		}
+	}
+}
+
+static void list_events(struct kt_session *s, FILE *out)
+{
+	int i;
+
+	for (i = 0; i < kt_session__event_cnt(s); i++)
+		fprintf(out, "%s\n", kt_event__format(kt_session__event(s, i)));
+}
+
+static int write_buffer(const struct kx_options *o, struct kt_session *s,
+			struct kt_buffer *b, FILE *out, bool first)
+{
+	struct kt_iter_opts io = { .sz = sizeof(io) };
+	struct kt_text_opts to = { .sz = sizeof(to) };
+	struct kt_loss l;
+	int err;
+
+	io.cpumask = o->cpus_given ? o->cpumask : NULL;
+	io.cpumask_bits = KT_CPUMASK_WORDS * 64;
+	io.ts_min = o->ts_min;
+	io.ts_max = o->ts_max;
+	to.iter = &io;
+	to.last = o->last;
+	to.header = !o->no_header;
+	if (o->format == KX_JSON)
+		return kt_json__write(s, b, out, &to);
+	if (to.header) {
+		if (!first)
+			fputc('\n', out);
+		fprintf(out, "# ktrace: buffer %s: %d cpus, sub-buffer %u bytes, clock %s\n",
+			kt_buffer__name(b), kt_buffer__nr_cpus(b), kt_buffer__subbuf_size(b),
+			kt_buffer__clock(b));
+	}
+	err = kt_text__write(s, b, out, &to);
+	if (to.header) {
+		kt_buffer__loss(b, &l);
+		kt_loss__print(&l, out, "# ktrace: ");
+	}
+	return err;
+}
+
+int kx_run(const struct kx_options *o, struct kt_session *s)
+{
+	struct kt_buffer *b, *only = NULL;
+	FILE *out = stdout;
+	struct kt_loss l;
+	char *tmp = NULL;
+	int i, err = 0, status = KT_EXIT_OK;
+
+	if (o->instance) {
+		only = kt_session__find_buffer(s, o->instance);
+		if (!only) {
+			fprintf(stderr, "ktrace-extract: no buffer named '%s'; the dump has:",
+				o->instance);
+			kt_session__for_each_buffer(s, i, b)
+				fprintf(stderr, " %s", kt_buffer__name(b));
+			fputc('\n', stderr);
+			return KT_EXIT_USAGE;
+		}
+	}
+	if (o->output && strcmp(o->output, "-")) {
+		/* write beside the target and rename: no half-written output */
+		if (asprintf(&tmp, "%s.tmp.%d", o->output, (int)getpid()) < 0)
+			return KT_EXIT_FAILURE;
+		out = fopen(tmp, "w");
+		if (!out) {
+			fprintf(stderr, "ktrace-extract: cannot create %s: %s\n", tmp,
+				strerror(errno));
+			free(tmp);
+			return KT_EXIT_FAILURE;
+		}
+	}
+	if (o->list_only) {
+		list_buffers(s, out);
+	} else if (o->events) {
+		list_events(s, out);
+	} else if (o->format == KX_DAT) {
+		err = kt_tracedat__write(s, only, out);
+	} else {
+		bool first = true;
+
+		kt_session__for_each_buffer(s, i, b) {
+			if (only && b != only)
+				continue;
+			err = write_buffer(o, s, b, out, first);
+			first = false;
+			if (err)
+				break;
+		}
+	}
+	if (fflush(out) || ferror(out))
+		err = err ? err : -EIO;
+	if (out != stdout) {
+		if (fclose(out) && !err)
+			err = -EIO;
+		if (!err && rename(tmp, o->output))
+			err = -errno;
+		if (err)
+			unlink(tmp);
+		free(tmp);
+	}
+	if (err) {
+		fprintf(stderr, "ktrace-extract: writing %s: %s\n",
+			o->output ? o->output : "stdout", strerror(-err));
+		return KT_EXIT_FAILURE;
+	}
+	kt_session__loss(s, &l);
+	if (!o->quiet && !o->list_only && !o->events)
+		kt_loss__print(&l, stderr, "ktrace-extract: ");
+	if (kt_loss__any(&l))
+		status = KT_EXIT_PARTIAL;
+	return status;
+}

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libktrace: the ftrace flight recorder of a crashed kernel, read back.
+ *
+ * Naming follows libbpf: functions on a handle are object__verb, free
+ * functions kt_verb. Int-returning calls give 0 or a negative errno;
+ * pointer-returning calls give NULL and set errno. Handles are opaque.
+ * Everything hangs off a session; sessions share nothing, so several
+ * dumps can be open at once.
+ */
+#ifndef KTRACE_KTRACE_H
+#define KTRACE_KTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <ktrace/target.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct kt_session;
+struct kt_buffer;	/* one trace array's ring buffer: global or an instance */
+struct kt_iter;
+struct kt_event;
+
+/*
+ * Exit statuses shared by the front ends (documented in the man pages).
+ * 0, 1 and 10 mean output was written; the others mean nothing was.
+ */
+#define KT_EXIT_OK		0
+#define KT_EXIT_FAILURE		1  /* unexpected failure (output I/O, no memory) */
+#define KT_EXIT_USAGE		2  /* bad command line */
+#define KT_EXIT_DUMP		3  /* vmcore unreadable or not a dump */
+#define KT_EXIT_DEBUGINFO	4  /* vmlinux missing, unreadable or without DWARF */
+#define KT_EXIT_MISMATCH	5  /* vmlinux does not match the dump */
+#define KT_EXIT_NOTRACE		6  /* the dump holds no usable ftrace ring buffer */
+#define KT_EXIT_PARTIAL		10 /* trace written, but data was lost (see the loss summary) */
+
+/* Every count of what could not be read or what the kernel dropped. */
+struct kt_loss {
+	uint64_t pages_total;		/* data pages we tried to read */
+	uint64_t pages_unreadable;	/* not mapped / read error */
+	uint64_t pages_filtered;	/* excluded from the dump by a filter */
+	uint64_t pages_corrupt;		/* failed validation, skipped */
+	uint64_t pages_zero;		/* all-zero header where data was expected */
+	uint64_t events_overrun;	/* overwritten by the writer (cpu_buffer->overrun) */
+	uint64_t events_dropped;	/* dropped_events + commit_overrun counters */
+	uint64_t events_missed_pages;	/* pages whose commit carried RB_MISSED_EVENTS */
+	uint64_t events_missed_stored;	/* counts stored at the end of such pages */
+	uint64_t events_unknown;	/* records whose event id is not in the table */
+	uint64_t inflight_bytes;	/* reserved but not committed (write - commit) */
+	uint64_t list_anomalies;	/* page-list pointers that were broken or looped */
+};
+
+struct kt_open_opts {
+	size_t sz;
+	/* diagnostics ("warning: ...") go here; NULL: stderr */
+	FILE *log;
+	/* do not read the event table (raw record access only) */
+	bool no_events;
+};
+
+/**
+ * kt_session__open() - read the tracer's state from a target
+ * @target: memory, symbols and types of the crashed kernel
+ * @opts: may be NULL
+ *
+ * Resolves the layout of the tracing structures once, finds every trace
+ * array and its ring buffer. Returns NULL and sets errno on failure; the
+ * message is then in kt_last_error() of the thread.
+ */
+struct kt_session *kt_session__open(const struct kt_target *target,
+				    const struct kt_open_opts *opts);
+void kt_session__free(struct kt_session *s);
+
+/* The message of the last failure of a kt_ call in this thread. */
+const char *kt_last_error(void);
+
+int kt_session__buffer_cnt(const struct kt_session *s);
+struct kt_buffer *kt_session__buffer(const struct kt_session *s, int idx);
+/* "global" (or "" / NULL) names the top-level buffer */
+struct kt_buffer *kt_session__find_buffer(const struct kt_session *s, const char *name);
+
+#define kt_session__for_each_buffer(s, i, b)				\
+	for ((i) = 0; (i) < kt_session__buffer_cnt(s) &&		\
+		      ((b) = kt_session__buffer((s), (i))); (i)++)
+
+/* Loss counted over the whole session so far (all buffers read). */
+void kt_session__loss(const struct kt_session *s, struct kt_loss *loss);
+
+/* ----- buffers ----- */
+
+struct kt_cpu_info {
+	int cpu;
+	bool present;		/* a ring_buffer_per_cpu exists */
+	uint64_t nr_pages;
+	uint64_t entries;	/* cpu_buffer->entries */
+	uint64_t overrun;
+	uint64_t commit_overrun;
+	uint64_t dropped_events;
+	uint64_t read;		/* already consumed by a reader */
+	uint64_t entries_bytes;
+};
+
+const char *kt_buffer__name(const struct kt_buffer *b);	/* "global" or instance */
+bool kt_buffer__is_global(const struct kt_buffer *b);
+int kt_buffer__nr_cpus(const struct kt_buffer *b);	/* cpu slots (nr_cpu_ids) */
+uint32_t kt_buffer__subbuf_size(const struct kt_buffer *b);	/* bytes incl. header */
+const char *kt_buffer__clock(const struct kt_buffer *b);
+uint64_t kt_buffer__kaddr(const struct kt_buffer *b);	/* ring buffer address */
+int kt_buffer__cpu_info(const struct kt_buffer *b, int cpu, struct kt_cpu_info *info);
+/* Loss counted while reading this buffer. */
+void kt_buffer__loss(const struct kt_buffer *b, struct kt_loss *loss);
+/* entries still in the buffer and ever written, as the trace file header computes */
+void kt_buffer__entry_counts(const struct kt_buffer *b, uint64_t *in_buffer, uint64_t *written);
+
+/* ----- records ----- */
+
+struct kt_record {
+	int cpu;
+	uint64_t ts;		/* ring buffer time stamp (clock units, ns for local) */
+	const void *data;	/* payload: struct trace_entry first */
+	uint32_t size;		/* payload bytes */
+	int type;		/* common_type: the event id */
+	int pid;
+	uint64_t missed;	/* events lost just before this record on its cpu (0: none known) */
+	bool missed_unknown;	/* the page said events were lost, count unknown */
+};
+
+#define KT_CPUMASK_WORDS 128	/* 8192 CPUs */
+
+struct kt_iter_opts {
+	size_t sz;
+	/* bitmap of CPUs to read; NULL: all */
+	const uint64_t *cpumask;
+	int cpumask_bits;
+	/* time window [ts_min, ts_max]; 0/UINT64_MAX: unbounded */
+	uint64_t ts_min, ts_max;
+};
+
+/* Records of @b merged over CPUs in time order, oldest first. */
+struct kt_iter *kt_iter__new(struct kt_buffer *b, const struct kt_iter_opts *opts);
+/* 1: @rec filled (valid until the next call), 0: end, <0: -errno */
+int kt_iter__next(struct kt_iter *it, struct kt_record *rec);
+void kt_iter__free(struct kt_iter *it);
+
+/* Raw sub-buffers of one cpu, oldest first, for trace.dat: */
+struct kt_page_iter;
+struct kt_page_iter *kt_page_iter__new(struct kt_buffer *b, int cpu);
+/* 1: *@page points at subbuf_size validated bytes, 0: end, <0: -errno */
+int kt_page_iter__next(struct kt_page_iter *it, const void **page, uint32_t *len);
+void kt_page_iter__free(struct kt_page_iter *it);
+
+/* ----- the event table ----- */
+
+int kt_session__event_cnt(const struct kt_session *s);
+const struct kt_event *kt_session__event(const struct kt_session *s, int idx);
+const struct kt_event *kt_session__find_event(const struct kt_session *s, int id);
+int kt_event__id(const struct kt_event *e);
+const char *kt_event__system(const struct kt_event *e);
+const char *kt_event__name(const struct kt_event *e);
+/* the text of events/<system>/<name>/format, rebuilt from the dump */
+const char *kt_event__format(const struct kt_event *e);
+
+/* header_page and header_event, as tracefs shows them, for this layout */
+const char *kt_session__header_page(const struct kt_session *s);
+const char *kt_session__header_event(const struct kt_session *s);
+
+/* comm of @pid from the kernel's saved cmdlines; "<...>" if unknown */
+const char *kt_session__comm(struct kt_session *s, int pid);
+/* iterate saved cmdlines: 1 = filled, 0 = end */
+int kt_session__cmdline(struct kt_session *s, int idx, int *pid, const char **comm);
+/* kernel symbol containing @addr (kallsyms from the dump); NULL if none */
+const char *kt_session__symbol(struct kt_session *s, uint64_t addr, uint64_t *start);
+/* walk kallsyms: 1 = filled, 0 = end */
+int kt_session__kallsym(struct kt_session *s, int idx, uint64_t *addr, char *type, const char **name);
+/* trace_printk formats: 1 = filled, 0 = end */
+int kt_session__printk_fmt(struct kt_session *s, int idx, uint64_t *addr, const char **fmt);
+
+/* ----- sinks ----- */
+
+struct kt_text_opts {
+	size_t sz;
+	/* print the "# tracer: nop" header block */
+	bool header;
+	/* only the last N records (0: all) */
+	uint64_t last;
+	const struct kt_iter_opts *iter;
+};
+
+/* Render @b as /sys/kernel/tracing/trace would. */
+int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
+		   const struct kt_text_opts *opts);
+
+/* One JSON object per event, one per line (JSON Lines), after a header object. */
+int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
+		   const struct kt_text_opts *opts);
+
+/*
+ * trace.dat (trace-cmd's format) of every buffer, or only of @only:
+ * raw sub-buffers copied, not decoded. The first buffer is the file's
+ * top-level buffer, the others its instance buffers.
+ */
+int kt_tracedat__write(struct kt_session *s, struct kt_buffer *only, FILE *out);
+
+/* Loss summary as "# lost: ..." comment lines / a JSON object. */
+void kt_loss__print(const struct kt_loss *loss, FILE *out, const char *prefix);
+bool kt_loss__any(const struct kt_loss *loss);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KTRACE_KTRACE_H */

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Trace arrays and their ring buffers: global_trace, then every instance
+ * on the ftrace_trace_arrays list (kernel/trace/trace.c), each with its
+ * per-CPU struct ring_buffer_per_cpu.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* trace_clocks[] (kernel/trace/trace.c) names each clock by its function */
+static const struct {
+	const char *func;
+	const char *name;
+} clocks[] = {
+	{ "trace_clock_local", "local" },
+	{ "trace_clock_global", "global" },
+	{ "trace_clock_counter", "counter" },
+	{ "trace_clock_jiffies", "uptime" },
+	{ "trace_clock", "perf" },
+	{ "ktime_get_mono_fast_ns", "mono" },
+	{ "ktime_get_raw_fast_ns", "mono_raw" },
+	{ "ktime_get_boot_fast_ns", "boot" },
+	{ "ktime_get_tai_fast_ns", "tai" },
+	{ "trace_clock_x86_tsc", "x86-tsc" },
+};
+
+static void buffer_clock(struct kt_session *s, struct kt_buffer *b)
+{
+	uint64_t fn, addr;
+	size_t i;
+
+	strcpy(b->clock, "unknown");
+	if (kt_read_member(s, b->rb, &s->l.rb_clock, &fn))
+		return;
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (!kt_symbol(s, clocks[i].func, &addr) && addr == fn) {
+			strcpy(b->clock, clocks[i].name);
+			return;
+		}
+	}
+}
+
+static int cpu_load(struct kt_session *s, struct kt_buffer *b, int cpu, uint64_t cb)
+{
+	const struct kt_layout *l = &s->l;
+	struct kt_cpu *c = &b->cpus[cpu];
+	uint64_t v;
+	int err = 0;
+
+	c->info.cpu = cpu;
+	if (!cb)
+		return 0;
+	c->cpu_buffer = cb;
+	err |= kt_read_member(s, cb, &l->cpu_nr_pages, &c->info.nr_pages);
+	err |= kt_read_member(s, cb, &l->cpu_pages, &c->pages);
+	err |= kt_read_member(s, cb, &l->cpu_head_page, &c->head_page);
+	err |= kt_read_member(s, cb, &l->cpu_tail_page, &c->tail_page);
+	err |= kt_read_member(s, cb, &l->cpu_commit_page, &c->commit_page);
+	err |= kt_read_member(s, cb, &l->cpu_reader_page, &c->reader_page);
+	err |= kt_read_member(s, cb, &l->cpu_entries, &c->info.entries);
+	err |= kt_read_member(s, cb, &l->cpu_overrun, &c->info.overrun);
+	if (err) {
+		kt_warn(s, "%s: cpu%d: cannot read struct ring_buffer_per_cpu at 0x%llx",
+			b->name, cpu, (unsigned long long)cb);
+		b->loss.list_anomalies++;
+		c->cpu_buffer = 0;
+		return 0;
+	}
+	if (!kt_read_member(s, cb, &l->cpu_commit_overrun, &v))
+		c->info.commit_overrun = v;
+	if (!kt_read_member(s, cb, &l->cpu_dropped_events, &v))
+		c->info.dropped_events = v;
+	if (!kt_read_member(s, cb, &l->cpu_read, &v))
+		c->info.read = v;
+	if (!kt_read_member(s, cb, &l->cpu_entries_bytes, &v))
+		c->info.entries_bytes = v;
+	if (c->info.nr_pages > KT_MAX_PAGES_PER_CPU) {
+		kt_warn(s, "%s: cpu%d: nr_pages %llu is implausible, capping the walk",
+			b->name, cpu, (unsigned long long)c->info.nr_pages);
+		b->loss.list_anomalies++;
+		c->info.nr_pages = KT_MAX_PAGES_PER_CPU;
+	}
+	c->info.present = true;
+	b->loss.events_overrun += c->info.overrun;
+	b->loss.events_dropped += c->info.dropped_events + c->info.commit_overrun;
+	return 0;
+}
+
+static int subbuf_size(struct kt_session *s, struct kt_buffer *b)
+{
+	const struct kt_layout *l = &s->l;
+	uint64_t v;
+
+	b->subbuf_size = l->page_size;
+	if (!l->rb_subbuf_size.present)
+		return 0;
+	/* 6.8+: trace_buffer.subbuf_size is the data size, header excluded */
+	if (kt_read_member(s, b->rb, &l->rb_subbuf_size, &v))
+		return kt_err(EFAULT, "%s: cannot read %s.subbuf_size at 0x%llx", b->name,
+			      l->rb_type, (unsigned long long)b->rb);
+	v += l->dp_data.off;
+	if (v < l->page_size || v > KT_MAX_SUBBUF || (v & (v - 1)))
+		return kt_err(EBADMSG, "%s: sub-buffer size %llu in %s at 0x%llx is not a "
+				       "power of two between %u and %u", b->name,
+			      (unsigned long long)v, l->rb_type, (unsigned long long)b->rb,
+			      l->page_size, KT_MAX_SUBBUF);
+	b->subbuf_size = (uint32_t)v;
+	return 0;
+}
+
+static struct kt_buffer *buffer_load(struct kt_session *s, uint64_t tr, bool global)
+{
+	const struct kt_layout *l = &s->l;
+	struct kt_buffer *b = calloc(1, sizeof(*b));
+	uint64_t name, buffers, cpus;
+	int cpu, err;
+
+	if (!b)
+		return NULL;
+	b->s = s;
+	b->tr = tr;
+	b->global = global;
+	if (global) {
+		b->name = strdup("global");
+	} else if (kt_read_member(s, tr, &l->tr_name, &name) ||
+		   kt_read_string(s, name, 256, &b->name)) {
+		kt_err(EFAULT, "trace_array at 0x%llx: cannot read its name",
+		       (unsigned long long)tr);
+		goto fail;
+	}
+	if (!b->name)
+		goto fail;
+	if (kt_read_u64(s, tr + l->tr_array_buffer.off + l->ab_buffer.off, &b->rb) || !b->rb) {
+		kt_err(ENOENT, "%s: trace_array at 0x%llx has no ring buffer", b->name,
+		       (unsigned long long)tr);
+		goto fail;
+	}
+	if (subbuf_size(s, b))
+		goto fail;
+	buffer_clock(s, b);
+	if (kt_read_member(s, b->rb, &l->rb_cpus, &cpus) ||
+	    kt_read_member(s, b->rb, &l->rb_buffers, &buffers)) {
+		kt_err(EFAULT, "%s: cannot read %s at 0x%llx", b->name, l->rb_type,
+		       (unsigned long long)b->rb);
+		goto fail;
+	}
+	b->nr_cpus = s->nr_cpu_ids;
+	b->cpus = calloc(b->nr_cpus, sizeof(*b->cpus));
+	if (!b->cpus)
+		goto fail;
+	for (cpu = 0; cpu < b->nr_cpus; cpu++) {
+		uint64_t cb;
+
+		err = kt_read_u64(s, buffers + 8ULL * cpu, &cb);
+		if (err) {
+			kt_warn(s, "%s: cannot read buffers[%d] at 0x%llx", b->name, cpu,
+				(unsigned long long)(buffers + 8ULL * cpu));
+			b->loss.list_anomalies++;
+			continue;
+		}
+		cpu_load(s, b, cpu, cb);
+	}
+	return b;
+fail:
+	kt_buffer__free(b);
+	return NULL;
+}
+
+void kt_buffer__free(struct kt_buffer *b)
+{
+	if (!b)
+		return;
+	free(b->cpus);
+	free(b->name);
+	free(b);
+}
+
+static int add_buffer(struct kt_session *s, struct kt_buffer *b)
+{
+	struct kt_buffer **n = realloc(s->buffers, (s->nr_buffers + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	s->buffers = n;
+	s->buffers[s->nr_buffers++] = b;
+	return 0;
+}
+
+int kt_buffers__load(struct kt_session *s)
+{
+	const struct kt_layout *l = &s->l;
+	uint64_t global, head, pos;
+	struct kt_buffer *b;
+	uint32_t ncpu;
+	int n = 0, err;
+
+	if (kt_symbol(s, "global_trace", &global))
+		return kt_err(ENOENT, "symbol global_trace not found: kernel built without ftrace?");
+	if (kt_symbol(s, "nr_cpu_ids", &pos) || kt_read_u32(s, pos, &ncpu))
+		return kt_err(EFAULT, "cannot read nr_cpu_ids");
+	if (!ncpu || ncpu > KT_MAX_CPUS)
+		return kt_err(EBADMSG, "nr_cpu_ids %u is implausible", ncpu);
+	s->nr_cpu_ids = (int)ncpu;
+
+	b = buffer_load(s, global, true);
+	if (!b)
+		return -errno;
+	err = add_buffer(s, b);
+	if (err)
+		return err;
+
+	/* instances: the ftrace_trace_arrays list, bounded, global skipped */
+	if (kt_symbol(s, "ftrace_trace_arrays", &head))
+		return 0;
+	if (kt_read_u64(s, head + l->lh_next.off, &pos)) {
+		kt_warn(s, "cannot read ftrace_trace_arrays at 0x%llx", (unsigned long long)head);
+		return 0;
+	}
+	while (pos != head) {
+		uint64_t tr = pos - l->tr_list.off;
+
+		if (++n > KT_MAX_INSTANCES) {
+			kt_warn(s, "ftrace_trace_arrays: more than %d entries, list loops?",
+				KT_MAX_INSTANCES);
+			break;
+		}
+		if (tr != global) {
+			b = buffer_load(s, tr, false);
+			if (!b)
+				kt_warn(s, "%s", kt_last_error());
+			else if ((err = add_buffer(s, b)))
+				return err;
+		}
+		if (kt_read_u64(s, pos + l->lh_next.off, &pos)) {
+			kt_warn(s, "ftrace_trace_arrays: broken next pointer at 0x%llx",
+				(unsigned long long)pos);
+			break;
+		}
+	}
+	return 0;
+}
+
+const char *kt_buffer__name(const struct kt_buffer *b) { return b->name; }
+bool kt_buffer__is_global(const struct kt_buffer *b) { return b->global; }
+int kt_buffer__nr_cpus(const struct kt_buffer *b) { return b->nr_cpus; }
+uint32_t kt_buffer__subbuf_size(const struct kt_buffer *b) { return b->subbuf_size; }
+const char *kt_buffer__clock(const struct kt_buffer *b) { return b->clock; }
+uint64_t kt_buffer__kaddr(const struct kt_buffer *b) { return b->rb; }
+
+int kt_buffer__cpu_info(const struct kt_buffer *b, int cpu, struct kt_cpu_info *info)
+{
+	if (cpu < 0 || cpu >= b->nr_cpus)
+		return -EINVAL;
+	*info = b->cpus[cpu].info;
+	return 0;
+}
+
+void kt_buffer__loss(const struct kt_buffer *b, struct kt_loss *loss)
+{
+	*loss = b->loss;
+}
+
+/*
+ * As get_total_entries() in kernel/trace/trace.c: entries in the buffer
+ * are what the writer put there minus what it overwrote; written adds
+ * the overwritten ones back.
+ */
+void kt_buffer__entry_counts(const struct kt_buffer *b, uint64_t *in_buffer, uint64_t *written)
+{
+	uint64_t in = 0, all = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < b->nr_cpus; cpu++) {
+		const struct kt_cpu_info *i = &b->cpus[cpu].info;
+		uint64_t e;
+
+		if (!i->present)
+			continue;
+		/* rb_num_of_entries(): entries - (overrun + read) */
+		e = i->entries - (i->overrun + i->read);
+		if (e > i->entries)
+			e = 0;
+		in += e;
+		all += e + i->overrun;
+	}
+	*in_buffer = in;
+	*written = all;
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The event table, from the dump: every struct trace_event_call on the
+ * ftrace_events list (kernel/trace/trace_events.c), rebuilt into the text
+ * tracefs shows in events/<system>/<name>/format (f_show()).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+struct strbuf {
+	char *buf;
+	size_t len, cap;
+	bool oom;
+};
+
+static void sb_printf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (sb->oom)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(sb->buf ? sb->buf + sb->len : NULL,
+			      sb->buf ? sb->cap - sb->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			sb->oom = true;
+			return;
+		}
+		if (sb->buf && sb->len + n < sb->cap) {
+			sb->len += n;
+			return;
+		}
+		sb->cap = (sb->len + n + 1) * 2;
+		char *nb = realloc(sb->buf, sb->cap);
+		if (!nb) {
+			sb->oom = true;
+			return;
+		}
+		sb->buf = nb;
+	}
+}
+
+/*
+ * Print the fields of the list at @head in the order tracefs does: walking
+ * prev pointers (fields are added with list_add, so that is definition
+ * order). Bounded; a loop or broken pointer ends the list with a warning.
+ */
+static int print_fields(struct kt_session *s, uint64_t head, struct strbuf *sb, int *nr)
+{
+	const struct kt_layout *l = &s->l;
+	uint64_t pos;
+	int n = 0;
+
+	*nr = 0;
+	if (kt_read_u64(s, head + l->lh_prev.off, &pos))
+		return -EFAULT;
+	while (pos != head) {
+		uint64_t f = pos - l->field_link.off, name, type, off, size, sign, len = 0;
+		char *sname = NULL, *stype = NULL;
+		const char *arr;
+
+		if (++n > KT_MAX_FIELDS)
+			return -ELOOP;
+		if (kt_read_member(s, f, &l->field_name, &name) ||
+		    kt_read_member(s, f, &l->field_type, &type) ||
+		    kt_read_member(s, f, &l->field_offset, &off) ||
+		    kt_read_member(s, f, &l->field_size, &size) ||
+		    kt_read_member(s, f, &l->field_is_signed, &sign) ||
+		    (l->field_len.present && kt_read_member(s, f, &l->field_len, &len)) ||
+		    kt_read_string(s, name, 256, &sname) ||
+		    kt_read_string(s, type, 256, &stype)) {
+			free(sname);
+			return -EFAULT;
+		}
+		arr = strchr(stype, '[');
+		if (!strncmp(stype, "__data_loc", 10))
+			arr = NULL;
+		if (!arr)
+			sb_printf(sb, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+				  stype, sname, (unsigned)off, (unsigned)size, !!(int)sign);
+		else if (len)
+			sb_printf(sb, "\tfield:%.*s %s[%d];\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+				  (int)(arr - stype), stype, sname, (int)len, (unsigned)off,
+				  (unsigned)size, !!(int)sign);
+		else
+			sb_printf(sb, "\tfield:%.*s %s%s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+				  (int)(arr - stype), stype, sname, arr, (unsigned)off,
+				  (unsigned)size, !!(int)sign);
+		free(sname);
+		free(stype);
+		(*nr)++;
+		if (kt_read_u64(s, pos + l->lh_prev.off, &pos))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+/*
+ * trace_event_call.name and .tp share a union; TRACE_EVENT_FL_TRACEPOINT
+ * says which. Its bit moved (4.19: 5, 5.x+: 4), so ask the enum when the
+ * target can; otherwise look: a struct tracepoint starts with a pointer
+ * to its name, a name starts with text, and text never reads as a
+ * canonical kernel address.
+ */
+static int event_name(struct kt_session *s, uint64_t call, char **out)
+{
+	const struct kt_layout *l = &s->l;
+	uint64_t ptr, first, flags;
+	int64_t bit;
+	int tp = -1;
+
+	if (kt_read_member(s, call, &l->call_name, &ptr))
+		return -EFAULT;
+	if (s->t.enumerator && l->call_flags.present &&
+	    !s->t.enumerator(s->t.priv, "TRACE_EVENT_FL_TRACEPOINT_BIT", &bit) &&
+	    bit >= 0 && bit < 32 && !kt_read_member(s, call, &l->call_flags, &flags))
+		tp = !!(flags & (1ULL << bit));
+	if (tp < 0) {
+		if (kt_read_u64(s, ptr, &first))
+			return -EFAULT;
+		tp = (first >> 47) == 0x1ffff;
+	}
+	if (tp) {
+		if (kt_read_u64(s, ptr + (l->tp_name.present ? l->tp_name.off : 0), &ptr))
+			return -EFAULT;
+	}
+	return kt_read_string(s, ptr, 256, out);
+}
+
+static int load_call(struct kt_session *s, uint64_t call, uint64_t common,
+		     struct kt_event *e)
+{
+	const struct kt_layout *l = &s->l;
+	uint64_t class, sys, fmt, id;
+	char *print_fmt = NULL;
+	struct strbuf sb = { 0 };
+	int nr, err;
+
+	e->call = call;
+	if (kt_read_member(s, call, &l->call_class, &class) ||
+	    kt_read_member(s, call, &l->call_event_type, &id) ||
+	    kt_read_member(s, call, &l->call_print_fmt, &fmt) ||
+	    kt_read_member(s, class, &l->class_system, &sys))
+		return -EFAULT;
+	e->id = (int)id;
+	err = event_name(s, call, &e->name);
+	if (!err)
+		err = kt_read_string(s, sys, 256, &e->system);
+	if (err)
+		return err;
+	if (fmt && kt_read_string(s, fmt, KT_MAX_PRINT_FMT, &print_fmt))
+		print_fmt = NULL;
+
+	sb_printf(&sb, "name: %s\nID: %d\nformat:\n", e->name, e->id);
+	if (common && print_fields(s, common, &sb, &nr))
+		goto bad;
+	sb_printf(&sb, "\n");
+	if (print_fields(s, class + l->class_fields.off, &sb, &nr))
+		goto bad;
+	sb_printf(&sb, "\nprint fmt: %s\n", print_fmt ? print_fmt : "\"\"");
+	free(print_fmt);
+	if (sb.oom) {
+		free(sb.buf);
+		return -ENOMEM;
+	}
+	e->format = sb.buf;
+	return 0;
+bad:
+	free(print_fmt);
+	free(sb.buf);
+	return -EBADMSG;
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct kt_event *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+int kt_events__load(struct kt_session *s)
+{
+	const struct kt_layout *l = &s->l;
+	uint64_t head, pos, common = 0;
+	int n = 0, bad = 0, cap = 0;
+
+	if (kt_symbol(s, "ftrace_events", &head))
+		return kt_err(ENOENT, "symbol ftrace_events not found");
+	if (kt_symbol(s, "ftrace_common_fields", &common))
+		kt_warn(s, "symbol ftrace_common_fields not found: formats lack common fields");
+	if (kt_read_u64(s, head + l->lh_next.off, &pos))
+		return kt_err(EFAULT, "cannot read ftrace_events at 0x%llx",
+			      (unsigned long long)head);
+	while (pos != head) {
+		uint64_t call = pos - l->call_list.off;
+		struct kt_event *e;
+
+		if (++n > KT_MAX_EVENTS) {
+			kt_warn(s, "ftrace_events: more than %d entries, the list loops",
+				KT_MAX_EVENTS);
+			break;
+		}
+		if (s->nr_events == cap) {
+			struct kt_event *ne;
+
+			cap = cap ? cap * 2 : 1024;
+			ne = realloc(s->events, cap * sizeof(*ne));
+			if (!ne)
+				return -ENOMEM;
+			s->events = ne;
+		}
+		e = &s->events[s->nr_events];
+		memset(e, 0, sizeof(*e));
+		if (load_call(s, call, common, e)) {
+			free(e->name);
+			free(e->system);
+			bad++;
+		} else {
+			s->nr_events++;
+		}
+		if (kt_read_u64(s, pos + l->lh_next.off, &pos)) {
+			kt_warn(s, "ftrace_events: broken next pointer after 0x%llx",
+				(unsigned long long)call);
+			break;
+		}
+	}
+	if (bad)
+		kt_warn(s, "%d of %d trace_event_call entries could not be read", bad, n);
+	qsort(s->events, s->nr_events, sizeof(*s->events), cmp_event);
+	return 0;
+}
+
+void kt_events__free(struct kt_session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr_events; i++) {
+		free(s->events[i].name);
+		free(s->events[i].system);
+		free(s->events[i].format);
+	}
+	free(s->events);
+	s->events = NULL;
+	s->nr_events = 0;
+}
+
+int kt_session__event_cnt(const struct kt_session *s) { return s->nr_events; }
+
+const struct kt_event *kt_session__event(const struct kt_session *s, int idx)
+{
+	return idx >= 0 && idx < s->nr_events ? &s->events[idx] : NULL;
+}
+
+const struct kt_event *kt_session__find_event(const struct kt_session *s, int id)
+{
+	struct kt_event key = { .id = id };
+
+	return bsearch(&key, s->events, s->nr_events, sizeof(key), cmp_event);
+}
+
+int kt_event__id(const struct kt_event *e) { return e->id; }
+const char *kt_event__system(const struct kt_event *e) { return e->system; }
+const char *kt_event__name(const struct kt_event *e) { return e->name; }
+const char *kt_event__format(const struct kt_event *e) { return e->format; }

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* libktrace internals: the session, the layout table, reading helpers. */
+#ifndef KTRACE_LIB_INTERNAL_H
+#define KTRACE_LIB_INTERNAL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <ktrace/ktrace.h>
+
+/* Upper bounds on numbers read from the dump (a dump is hostile). */
+#define KT_MAX_CPUS		8192
+#define KT_MAX_INSTANCES	1024
+#define KT_MAX_EVENTS		65536
+#define KT_MAX_FIELDS		256
+#define KT_MAX_STR		4096
+#define KT_MAX_PRINT_FMT	65536
+#define KT_MAX_SUBBUF		(1u << 20)	/* 6.8+ allows orders up to ~1 MiB */
+#define KT_MAX_PAGES_PER_CPU	(1u << 24)
+
+/* ring buffer page-list flags in the low bits of list.next (ring_buffer.c) */
+#define RB_PAGE_HEAD		1UL
+#define RB_PAGE_UPDATE		2UL
+#define RB_FLAG_MASK		3UL
+/* flags in buffer_data_page.commit (ring_buffer.c, since 2.6.36) */
+#define RB_MISSED_EVENTS	(1UL << 31)
+#define RB_MISSED_STORED	(1UL << 30)
+#define RB_MISSED_FLAGS		(RB_MISSED_EVENTS | RB_MISSED_STORED)
+#define RB_WRITE_MASK		0xfffff
+
+/* ring_buffer_event types */
+#define RINGBUF_TYPE_DATA_TYPE_LEN_MAX	28
+#define RINGBUF_TYPE_PADDING		29
+#define RINGBUF_TYPE_TIME_EXTEND	30
+#define RINGBUF_TYPE_TIME_STAMP		31
+#define TS_SHIFT			27
+#define TS_MSB				(0xf8ULL << 56)
+
+/* A member of a kernel struct: offset/size, or absent. */
+struct kt_member {
+	bool present;
+	uint32_t off;
+	uint32_t size;
+};
+
+/*
+ * Everything the core reads, resolved once at session start. Kernel
+ * versions differ by which members exist; code branches on .present.
+ */
+struct kt_layout {
+	/* 5.6 renamed struct ring_buffer to struct trace_buffer and the
+	 * trace array's struct trace_buffer to struct array_buffer */
+	const char *rb_type;		/* "struct trace_buffer" or "struct ring_buffer" */
+	struct kt_member tr_array_buffer;	/* trace_array.array_buffer / .trace_buffer */
+	struct kt_member ab_buffer;		/* array_buffer.buffer */
+	struct kt_member tr_name, tr_list, tr_clock_id;
+
+	struct kt_member rb_cpus, rb_buffers, rb_clock, rb_subbuf_size, rb_subbuf_order;
+	struct kt_member rb_time_stamp_abs;
+
+	struct kt_member cpu_cpu, cpu_nr_pages, cpu_pages, cpu_head_page, cpu_tail_page,
+		cpu_commit_page, cpu_reader_page, cpu_entries, cpu_overrun,
+		cpu_commit_overrun, cpu_dropped_events, cpu_read, cpu_entries_bytes,
+		cpu_lost_events;
+
+	struct kt_member bp_list, bp_write, bp_read, bp_entries, bp_real_end, bp_page;
+	struct kt_member dp_time_stamp, dp_commit, dp_data;
+
+	struct kt_member lh_next, lh_prev;
+
+	/* event table */
+	struct kt_member call_list, call_class, call_name, call_tp, call_event_type,
+		call_print_fmt, call_flags;
+	struct kt_member class_system, class_fields;
+	struct kt_member field_link, field_name, field_type, field_offset, field_size,
+		field_is_signed, field_len;
+	struct kt_member tp_name;
+
+	/* saved cmdlines */
+	struct kt_member sc_map_pid_to_cmdline, sc_map_cmdline_to_pid, sc_cmdline_num,
+		sc_saved_cmdlines;
+
+	/* trace_entry (common fields) */
+	struct kt_member te_type, te_flags, te_preempt_count, te_pid;
+
+	uint32_t page_size;
+};
+
+struct kt_event {
+	int id;
+	char *system;
+	char *name;
+	char *format;
+	uint64_t call;	/* kernel address of the trace_event_call */
+};
+
+struct kt_cpu {
+	struct kt_cpu_info info;
+	uint64_t cpu_buffer;	/* struct ring_buffer_per_cpu * */
+	uint64_t reader_page, head_page, commit_page, tail_page, pages;
+};
+
+struct kt_buffer {
+	struct kt_session *s;
+	char *name;
+	bool global;
+	uint64_t tr;		/* struct trace_array * */
+	uint64_t rb;		/* the ring buffer */
+	int nr_cpus;
+	uint32_t subbuf_size;	/* bytes, header included */
+	char clock[32];
+	struct kt_cpu *cpus;
+	struct kt_loss loss;
+};
+
+struct kt_kallsyms;
+struct kt_cmdlines;
+
+struct kt_session {
+	struct kt_target t;
+	FILE *log;
+	struct kt_layout l;
+	int nr_cpu_ids;
+
+	struct kt_buffer **buffers;
+	int nr_buffers;
+
+	struct kt_event *events;	/* sorted by id */
+	int nr_events;
+	char *header_page, *header_event;
+
+	struct kt_cmdlines *cmdlines;
+	struct kt_kallsyms *kallsyms;
+	bool kallsyms_tried;
+	char **printk_fmts;
+	uint64_t *printk_addrs;
+	int nr_printk;
+	bool printk_tried;
+
+	/* text sink state (libtraceevent handle) */
+	void *tep;
+
+	/* enum-derived values (TRACE_FLAG_*) */
+	struct {
+		int irqs_off, bh_off, irqs_nosupport, need_resched, hardirq, softirq,
+			preempt_resched, nmi, need_resched_lazy;
+		bool migrate_col;	/* 5.13+: the migrate-disable column */
+		int pid_width;		/* %-5d before 5.14, %-7d after */
+	} fl;
+};
+
+/* errors (error.c) */
+int kt_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void kt_warn(struct kt_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* target access (read.c) */
+int kt_read(struct kt_session *s, uint64_t addr, void *buf, size_t len);
+int kt_read_u64(struct kt_session *s, uint64_t addr, uint64_t *v);
+int kt_read_u32(struct kt_session *s, uint64_t addr, uint32_t *v);
+/* read an integer member of @m.size bytes (1, 2, 4 or 8) at @base */
+int kt_read_member(struct kt_session *s, uint64_t base, const struct kt_member *m, uint64_t *v);
+/* read a NUL-terminated string of at most @max bytes; caller frees */
+int kt_read_string(struct kt_session *s, uint64_t addr, size_t max, char **out);
+int kt_symbol(struct kt_session *s, const char *name, uint64_t *addr);
+
+static inline uint64_t kt_le64(const void *p)
+{
+	uint64_t v;
+	__builtin_memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t kt_le32(const void *p)
+{
+	uint32_t v;
+	__builtin_memcpy(&v, p, 4);
+	return v;
+}
+
+/* layout.c */
+int kt_layout__probe(struct kt_session *s);
+
+/* buffers.c */
+int kt_buffers__load(struct kt_session *s);
+void kt_buffer__free(struct kt_buffer *b);
+
+/* events.c */
+int kt_events__load(struct kt_session *s);
+void kt_events__free(struct kt_session *s);
+
+/* cmdlines.c, kallsyms.c, printk.c */
+void kt_cmdlines__free(struct kt_cmdlines *c);
+void kt_kallsyms__free(struct kt_kallsyms *k);
+void kt_printk__free(struct kt_session *s);
+
+/* page.c: validate and walk one sub-buffer */
+struct kt_page_cursor {
+	const uint8_t *data;	/* start of the data area */
+	uint32_t len;		/* committed bytes (flags stripped, validated) */
+	uint32_t pos;
+	uint64_t ts;		/* running time stamp */
+	uint64_t page_ts;
+	bool missed;		/* RB_MISSED_EVENTS */
+	bool missed_stored;
+	uint64_t missed_count;
+};
+
+/*
+ * Validate the sub-buffer at @page (@subbuf_size bytes, header included)
+ * and set up @c to walk it. Returns 0, or -EBADMSG if the page cannot be
+ * trusted (commit past the end, bad flags), -ENODATA if all-zero.
+ */
+int kt_page__load(struct kt_page_cursor *c, const struct kt_layout *l,
+		  const uint8_t *page, uint32_t subbuf_size, uint32_t start);
+/*
+ * Next data record: 1 with data, size and ts set, 0 at the end of the
+ * committed data, -EBADMSG if an event header or length is impossible.
+ */
+int kt_page__next(struct kt_page_cursor *c, const uint8_t **data, uint32_t *size,
+		  uint64_t *ts);
+
+/* pages.c */
+int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cur);
+uint64_t kt_page_iter__bpage(const struct kt_page_iter *it);
+
+#endif /* KTRACE_LIB_INTERNAL_H */

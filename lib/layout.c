@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The layout table: every offset the core needs, asked of the target once.
+ * Members that come and go between kernel versions are recorded as absent
+ * and the readers branch on presence, never on a version string.
+ */
+#include <stddef.h>
+#include <string.h>
+#include "internal.h"
+
+struct probe {
+	size_t slot;		/* offsetof(struct kt_layout, ...) */
+	const char *type;	/* NULL: the ring buffer type of this kernel */
+	const char *member;
+	bool required;
+};
+
+#define RB NULL
+#define P(f, t, m, r) { offsetof(struct kt_layout, f), t, m, r }
+
+static const struct probe probes[] = {
+	/* kernel/trace/ring_buffer.c */
+	P(rb_cpus, RB, "cpus", true),
+	P(rb_buffers, RB, "buffers", true),
+	P(rb_clock, RB, "clock", false),
+	/* 6.8 (commit 2808e31ec12e): variable sub-buffer size */
+	P(rb_subbuf_size, RB, "subbuf_size", false),
+	P(rb_subbuf_order, RB, "subbuf_order", false),
+	P(rb_time_stamp_abs, RB, "time_stamp_abs", false),
+
+	P(cpu_cpu, "struct ring_buffer_per_cpu", "cpu", true),
+	P(cpu_nr_pages, "struct ring_buffer_per_cpu", "nr_pages", true),
+	P(cpu_pages, "struct ring_buffer_per_cpu", "pages", true),
+	P(cpu_head_page, "struct ring_buffer_per_cpu", "head_page", true),
+	P(cpu_tail_page, "struct ring_buffer_per_cpu", "tail_page", true),
+	P(cpu_commit_page, "struct ring_buffer_per_cpu", "commit_page", true),
+	P(cpu_reader_page, "struct ring_buffer_per_cpu", "reader_page", true),
+	P(cpu_entries, "struct ring_buffer_per_cpu", "entries", true),
+	P(cpu_overrun, "struct ring_buffer_per_cpu", "overrun", true),
+	P(cpu_commit_overrun, "struct ring_buffer_per_cpu", "commit_overrun", false),
+	P(cpu_dropped_events, "struct ring_buffer_per_cpu", "dropped_events", false),
+	P(cpu_read, "struct ring_buffer_per_cpu", "read", false),
+	P(cpu_entries_bytes, "struct ring_buffer_per_cpu", "entries_bytes", false),
+	P(cpu_lost_events, "struct ring_buffer_per_cpu", "lost_events", false),
+
+	P(bp_list, "struct buffer_page", "list", true),
+	P(bp_write, "struct buffer_page", "write", true),
+	P(bp_read, "struct buffer_page", "read", true),
+	P(bp_entries, "struct buffer_page", "entries", false),
+	P(bp_real_end, "struct buffer_page", "real_end", false),
+	P(bp_page, "struct buffer_page", "page", true),
+
+	P(dp_time_stamp, "struct buffer_data_page", "time_stamp", true),
+	P(dp_commit, "struct buffer_data_page", "commit", true),
+	P(dp_data, "struct buffer_data_page", "data", true),
+
+	P(lh_next, "struct list_head", "next", true),
+	P(lh_prev, "struct list_head", "prev", true),
+
+	/* kernel/trace/trace.h */
+	P(tr_name, "struct trace_array", "name", true),
+	P(tr_list, "struct trace_array", "list", true),
+	P(tr_clock_id, "struct trace_array", "clock_id", false),
+
+	/* include/linux/trace_events.h */
+	P(call_list, "struct trace_event_call", "list", true),
+	P(call_class, "struct trace_event_call", "class", true),
+	P(call_name, "struct trace_event_call", "name", true),
+	P(call_tp, "struct trace_event_call", "tp", false),
+	P(call_event_type, "struct trace_event_call", "event.type", true),
+	P(call_print_fmt, "struct trace_event_call", "print_fmt", true),
+	P(call_flags, "struct trace_event_call", "flags", false),
+	P(class_system, "struct trace_event_class", "system", true),
+	P(class_fields, "struct trace_event_class", "fields", true),
+	P(field_link, "struct ftrace_event_field", "link", true),
+	P(field_name, "struct ftrace_event_field", "name", true),
+	P(field_type, "struct ftrace_event_field", "type", true),
+	P(field_offset, "struct ftrace_event_field", "offset", true),
+	P(field_size, "struct ftrace_event_field", "size", true),
+	P(field_is_signed, "struct ftrace_event_field", "is_signed", true),
+	/* 6.0 (commit b6c7abd1c28a): array length for dynamic arrays */
+	P(field_len, "struct ftrace_event_field", "len", false),
+	P(tp_name, "struct tracepoint", "name", false),
+
+	/* saved cmdlines: kernel/trace/trace.c, trace_sched_switch.c since 6.8 */
+	P(sc_map_pid_to_cmdline, "struct saved_cmdlines_buffer", "map_pid_to_cmdline", false),
+	P(sc_map_cmdline_to_pid, "struct saved_cmdlines_buffer", "map_cmdline_to_pid", false),
+	P(sc_cmdline_num, "struct saved_cmdlines_buffer", "cmdline_num", false),
+	P(sc_saved_cmdlines, "struct saved_cmdlines_buffer", "saved_cmdlines", false),
+
+	P(te_type, "struct trace_entry", "type", true),
+	P(te_flags, "struct trace_entry", "flags", true),
+	P(te_preempt_count, "struct trace_entry", "preempt_count", true),
+	P(te_pid, "struct trace_entry", "pid", true),
+};
+
+static int probe_member(struct kt_session *s, const char *type, const char *member,
+			struct kt_member *m)
+{
+	uint64_t off, size;
+	int err = s->t.member(s->t.priv, type, member, &off, &size);
+
+	if (err) {
+		m->present = false;
+		return err;
+	}
+	m->present = true;
+	m->off = (uint32_t)off;
+	m->size = (uint32_t)size;
+	return 0;
+}
+
+static int probe_buffer_types(struct kt_session *s)
+{
+	struct kt_layout *l = &s->l;
+	struct kt_member m;
+
+	/* 5.6 (commit 1c5eb4481e01): trace_array.trace_buffer -> array_buffer */
+	if (!probe_member(s, "struct trace_array", "array_buffer", &l->tr_array_buffer)) {
+		l->rb_type = "struct trace_buffer";
+		return probe_member(s, "struct array_buffer", "buffer", &l->ab_buffer) ?
+			kt_err(ENOENT, "struct array_buffer has no member buffer") : 0;
+	}
+	if (!probe_member(s, "struct trace_array", "trace_buffer", &l->tr_array_buffer) &&
+	    !probe_member(s, "struct ring_buffer", "cpus", &m)) {
+		l->rb_type = "struct ring_buffer";
+		return probe_member(s, "struct trace_buffer", "buffer", &l->ab_buffer) ?
+			kt_err(ENOENT, "struct trace_buffer has no member buffer") : 0;
+	}
+	return kt_err(ENOENT, "struct trace_array has neither array_buffer nor trace_buffer "
+			      "(no ftrace in this kernel, or the debuginfo lacks kernel/trace)");
+}
+
+int kt_layout__probe(struct kt_session *s)
+{
+	struct kt_layout *l = &s->l;
+	size_t i;
+	int err;
+
+	err = probe_buffer_types(s);
+	if (err)
+		return err;
+	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		const struct probe *p = &probes[i];
+		const char *type = p->type ? p->type : l->rb_type;
+		struct kt_member *m = (struct kt_member *)((char *)l + p->slot);
+
+		err = probe_member(s, type, p->member, m);
+		if (err && p->required)
+			return kt_err(err, "layout: %s has no member %s (%s)", type,
+				      p->member, strerror(-err));
+	}
+	l->page_size = 4096;
+	return 0;
+}

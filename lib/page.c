@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * One ring-buffer sub-buffer (struct buffer_data_page), decoded.
+ *
+ * A page from a dump is hostile: commit is checked against the sub-buffer
+ * size and every event length against what is left of the page before
+ * the event is touched. The walk mirrors the kernel's reader
+ * (rb_update_read_stamp in kernel/trace/ring_buffer.c): padding does not
+ * move the clock, a time extend adds to it, an absolute stamp replaces it
+ * (with the top five bits restored from the page stamp, 5.17+ TS_MSB).
+ *
+ * libtraceevent's kbuffer could walk this, but kbuffer_load_subbuffer()
+ * trusts commit and each event length; we validate first and walk here.
+ */
+#include <string.h>
+#include "internal.h"
+
+int kt_page__load(struct kt_page_cursor *c, const struct kt_layout *l,
+		  const uint8_t *page, uint32_t subbuf_size, uint32_t start)
+{
+	uint32_t max = subbuf_size - l->dp_data.off;
+	uint64_t commit;
+
+	memset(c, 0, sizeof(*c));
+	c->page_ts = kt_le64(page + l->dp_time_stamp.off);
+	commit = l->dp_commit.size == 4 ? kt_le32(page + l->dp_commit.off)
+					: kt_le64(page + l->dp_commit.off);
+	c->data = page + l->dp_data.off;
+	c->ts = c->page_ts;
+	c->missed = commit & RB_MISSED_EVENTS;
+	c->missed_stored = commit & RB_MISSED_STORED;
+	commit &= ~(uint64_t)RB_MISSED_FLAGS;
+	if (commit > max)
+		return -EBADMSG;
+	c->len = (uint32_t)commit;
+	if (c->missed_stored && c->len + 8 <= max)
+		c->missed_count = kt_le64(c->data + c->len);
+	if (start > c->len)
+		return -EBADMSG;
+	/* validate the whole page before anything on it is believed */
+	{
+		const uint8_t *d;
+		uint32_t sz;
+		uint64_t ts;
+		int ret;
+
+		while ((ret = kt_page__next(c, &d, &sz, &ts)) > 0)
+			;
+		if (ret < 0)
+			return ret;
+		c->pos = 0;
+		c->ts = c->page_ts;
+	}
+	/* records before @start were consumed by a reader; walk for the clock */
+	if (start) {
+		const uint8_t *d;
+		uint32_t sz;
+		uint64_t ts;
+		int ret;
+
+		while (c->pos < start) {
+			ret = kt_page__next(c, &d, &sz, &ts);
+			if (ret <= 0)
+				return ret ? ret : -EBADMSG;
+		}
+		if (c->pos != start)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+static uint64_t event_stamp(const uint8_t *ev, uint32_t hdr)
+{
+	return ((uint64_t)kt_le32(ev + 4) << TS_SHIFT) + (hdr >> 5);
+}
+
+int kt_page__next(struct kt_page_cursor *c, const uint8_t **data, uint32_t *size,
+		  uint64_t *ts)
+{
+	for (;;) {
+		uint32_t left = c->len - c->pos;
+		const uint8_t *ev = c->data + c->pos;
+		uint32_t hdr, type_len, delta, len;
+		uint64_t abs;
+
+		if (!left)
+			return 0;
+		if (left < 4 || (c->pos & 3))
+			return -EBADMSG;
+		hdr = kt_le32(ev);
+		type_len = hdr & 0x1f;
+		delta = hdr >> 5;
+
+		switch (type_len) {
+		case RINGBUF_TYPE_PADDING:
+			/* a null event: the rest of the page is unused */
+			if (!delta)
+				return 0;
+			if (left < 8)
+				return -EBADMSG;
+			len = kt_le32(ev + 4);
+			if (len > left - 4)
+				return -EBADMSG;
+			c->pos += 4 + len;
+			if (c->pos & 3)
+				return -EBADMSG;
+			continue;
+		case RINGBUF_TYPE_TIME_EXTEND:
+			if (left < 8)
+				return -EBADMSG;
+			c->ts += event_stamp(ev, hdr);
+			c->pos += 8;
+			continue;
+		case RINGBUF_TYPE_TIME_STAMP:
+			if (left < 8)
+				return -EBADMSG;
+			abs = event_stamp(ev, hdr);
+			if (c->page_ts & TS_MSB) {
+				abs |= c->page_ts & TS_MSB;
+				if (abs < c->page_ts)
+					abs += 1ULL << 59;
+			}
+			c->ts = abs;
+			c->pos += 8;
+			continue;
+		case 0:
+			if (left < 8)
+				return -EBADMSG;
+			len = kt_le32(ev + 4);	/* includes the length word */
+			if (len < 4 || len > left - 4 || (len & 3))
+				return -EBADMSG;
+			c->ts += delta;
+			*data = ev + 8;
+			*size = len - 4;
+			*ts = c->ts;
+			c->pos += 4 + len;
+			return 1;
+		default:
+			len = type_len * 4;
+			if (len > left - 4)
+				return -EBADMSG;
+			c->ts += delta;
+			*data = ev + 4;
+			*size = len;
+			*ts = c->ts;
+			c->pos += 4 + len;
+			return 1;
+		}
+	}
+}

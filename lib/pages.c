@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The pages of one per-CPU ring buffer, oldest first, as the kernel's
+ * non-consuming iterator reads them (rb_iter_reset/rb_inc_iter in
+ * kernel/trace/ring_buffer.c): the reader page from its read offset, then
+ * the ring from the head page up to and including the commit page.
+ *
+ * The head page is the page whose predecessor's list.next carries
+ * RB_PAGE_HEAD in its low bits; cpu_buffer->head_page is only a hint the
+ * writer updates lazily, so it is the fallback, counted as an anomaly.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+struct kt_page_iter {
+	struct kt_session *s;
+	struct kt_buffer *b;
+	struct kt_cpu *c;
+	uint8_t *page;
+	enum { PI_READER, PI_RING, PI_DONE } state;
+	uint64_t next_bpage;	/* next buffer_page in the ring */
+	uint64_t head;
+	uint64_t steps, max_steps;
+	uint32_t start;		/* offset of the first unread event of the current page */
+	uint64_t cur_bpage;
+};
+
+static uint64_t list_to_bpage(const struct kt_layout *l, uint64_t list)
+{
+	return (list & ~RB_FLAG_MASK) - l->bp_list.off;
+}
+
+static int bpage_next(struct kt_session *s, uint64_t bpage, uint64_t *raw)
+{
+	return kt_read_u64(s, bpage + s->l.bp_list.off + s->l.lh_next.off, raw);
+}
+
+/* Walk the ring once from cpu_buffer->pages and find the flagged head. */
+static uint64_t find_head(struct kt_page_iter *it)
+{
+	struct kt_session *s = it->s;
+	struct kt_cpu *c = it->c;
+	uint64_t start = list_to_bpage(&s->l, c->pages), p = start, raw, head = 0;
+	uint64_t n;
+
+	for (n = 0; n <= c->info.nr_pages + 1; n++) {
+		if (bpage_next(s, p, &raw)) {
+			kt_warn(s, "%s: cpu%d: cannot read buffer_page at 0x%llx",
+				it->b->name, c->info.cpu, (unsigned long long)p);
+			it->b->loss.list_anomalies++;
+			break;
+		}
+		if ((raw & RB_FLAG_MASK) && !head)
+			head = list_to_bpage(&s->l, raw);
+		p = list_to_bpage(&s->l, raw);
+		if (p == start)
+			break;
+	}
+	if (p != start) {
+		kt_warn(s, "%s: cpu%d: page list from 0x%llx does not close within %llu pages",
+			it->b->name, c->info.cpu, (unsigned long long)start,
+			(unsigned long long)c->info.nr_pages);
+		it->b->loss.list_anomalies++;
+	}
+	if (!head) {
+		kt_warn(s, "%s: cpu%d: no page carries the head flag, using head_page 0x%llx",
+			it->b->name, c->info.cpu, (unsigned long long)c->head_page);
+		it->b->loss.list_anomalies++;
+		head = c->head_page;
+	}
+	return head;
+}
+
+struct kt_page_iter *kt_page_iter__new(struct kt_buffer *b, int cpu)
+{
+	struct kt_page_iter *it;
+
+	if (cpu < 0 || cpu >= b->nr_cpus) {
+		errno = EINVAL;
+		return NULL;
+	}
+	it = calloc(1, sizeof(*it));
+	if (!it)
+		return NULL;
+	it->s = b->s;
+	it->b = b;
+	it->c = &b->cpus[cpu];
+	it->page = malloc(b->subbuf_size);
+	if (!it->page) {
+		free(it);
+		return NULL;
+	}
+	if (!it->c->info.present) {
+		it->state = PI_DONE;
+		return it;
+	}
+	it->state = PI_READER;
+	it->max_steps = it->c->info.nr_pages + 1;
+	return it;
+}
+
+void kt_page_iter__free(struct kt_page_iter *it)
+{
+	if (!it)
+		return;
+	free(it->page);
+	free(it);
+}
+
+/* Read the data page of @bpage; 0, or <0 with the loss counted. */
+static int read_data_page(struct kt_page_iter *it, uint64_t bpage)
+{
+	struct kt_session *s = it->s;
+	struct kt_buffer *b = it->b;
+	uint64_t dpage;
+	int err;
+
+	b->loss.pages_total++;
+	err = kt_read_member(s, bpage, &s->l.bp_page, &dpage);
+	if (!err)
+		err = kt_read(s, dpage, it->page, b->subbuf_size);
+	if (err == -ENODATA) {
+		b->loss.pages_filtered++;
+	} else if (err) {
+		b->loss.pages_unreadable++;
+		kt_warn(s, "%s: cpu%d: cannot read sub-buffer of buffer_page 0x%llx: %s",
+			b->name, it->c->info.cpu, (unsigned long long)bpage, strerror(-err));
+	}
+	return err;
+}
+
+static void count_inflight(struct kt_page_iter *it)
+{
+	struct kt_session *s = it->s;
+	struct kt_cpu *c = it->c;
+	uint64_t write, dpage, commit;
+
+	if (kt_read_member(s, c->tail_page, &s->l.bp_write, &write))
+		return;
+	write &= RB_WRITE_MASK;
+	if (c->tail_page != c->commit_page) {
+		/* a reservation moved the tail past the commit page */
+		it->b->loss.inflight_bytes += write;
+		return;
+	}
+	if (kt_read_member(s, c->commit_page, &s->l.bp_page, &dpage) ||
+	    kt_read_u64(s, dpage + s->l.dp_commit.off, &commit))
+		return;
+	commit &= ~(uint64_t)RB_MISSED_FLAGS;
+	if (write > commit)
+		it->b->loss.inflight_bytes += write - commit;
+}
+
+/*
+ * 1: *@page holds the next sub-buffer (subbuf_size bytes as read from the
+ * dump, not yet validated), *@start the offset of its first unread event;
+ * 0: end; <0 only for allocation failures. Unreadable pages are counted
+ * and skipped.
+ */
+static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *start)
+{
+	struct kt_session *s = it->s;
+	struct kt_cpu *c = it->c;
+	uint64_t bpage, raw, v;
+
+	for (;;) {
+		switch (it->state) {
+		case PI_DONE:
+			return 0;
+		case PI_READER:
+			bpage = c->reader_page;
+			it->head = find_head(it);
+			it->next_bpage = it->head;
+			count_inflight(it);
+			it->state = bpage == c->commit_page ? PI_DONE : PI_RING;
+			*start = 0;
+			if (!kt_read_member(s, bpage, &s->l.bp_read, &v))
+				*start = (uint32_t)v;
+			if (read_data_page(it, bpage))
+				continue;
+			*bpage_out = bpage;
+			return 1;
+		case PI_RING:
+			bpage = it->next_bpage;
+			if (it->steps++ >= it->max_steps) {
+				kt_warn(s, "%s: cpu%d: commit page 0x%llx not reached after %llu "
+					   "pages, list corrupt", it->b->name, c->info.cpu,
+					(unsigned long long)c->commit_page,
+					(unsigned long long)it->max_steps);
+				it->b->loss.list_anomalies++;
+				it->state = PI_DONE;
+				return 0;
+			}
+			if (bpage == c->commit_page)
+				it->state = PI_DONE;
+			else if (bpage_next(s, bpage, &raw)) {
+				kt_warn(s, "%s: cpu%d: broken page list at buffer_page 0x%llx",
+					it->b->name, c->info.cpu, (unsigned long long)bpage);
+				it->b->loss.list_anomalies++;
+				it->state = PI_DONE;
+			} else {
+				it->next_bpage = list_to_bpage(&s->l, raw);
+				if (it->next_bpage == it->head) {
+					kt_warn(s, "%s: cpu%d: back at the head page without meeting "
+						   "the commit page 0x%llx", it->b->name,
+						c->info.cpu, (unsigned long long)c->commit_page);
+					it->b->loss.list_anomalies++;
+					it->state = PI_DONE;
+				}
+			}
+			*start = 0;
+			if (read_data_page(it, bpage))
+				continue;
+			*bpage_out = bpage;
+			return 1;
+		}
+	}
+}
+
+/* Next page whose header validates; the cursor is loaded into @cur. */
+int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cur)
+{
+	const struct kt_layout *l = &it->s->l;
+	uint32_t start;
+	int ret;
+
+	for (;;) {
+		ret = next_raw(it, &it->cur_bpage, &start);
+		if (ret <= 0)
+			return ret;
+		ret = kt_page__load(cur, l, it->page, it->b->subbuf_size, start);
+		if (!ret)
+			return 1;
+		it->b->loss.pages_corrupt++;
+		kt_warn(it->s, "%s: cpu%d: sub-buffer of buffer_page 0x%llx is corrupt "
+			       "(commit beyond the sub-buffer), skipped",
+			it->b->name, it->c->info.cpu, (unsigned long long)it->cur_bpage);
+	}
+}
+
+uint64_t kt_page_iter__bpage(const struct kt_page_iter *it)
+{
+	return it->cur_bpage;
+}
+
+int kt_page_iter__next(struct kt_page_iter *it, const void **page, uint32_t *len)
+{
+	struct kt_page_cursor cur;
+	int ret = kt_page_iter__next_cursor(it, &cur);
+
+	if (ret <= 0)
+		return ret;
+	*page = it->page;
+	*len = it->b->subbuf_size;
+	return 1;
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef KTRACE_LIB_RENDER_H
+#define KTRACE_LIB_RENDER_H
+
+#include <event-parse.h>
+#include "internal.h"
+
+struct tep_handle *kt_render__tep(struct kt_session *s);
+void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
+			struct trace_seq *q);
+int kt_render__event(struct kt_session *s, const struct kt_record *r, struct trace_seq *q);
+bool kt_render__clock_in_ns(const struct kt_buffer *b);
+
+#endif

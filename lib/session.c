@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* A session: one crashed kernel's tracer state, read through a target. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+void kt_text__free_tep(struct kt_session *s);
+
+static int probe_enum(struct kt_session *s, const char *name, int dflt)
+{
+	int64_t v;
+
+	if (s->t.enumerator && !s->t.enumerator(s->t.priv, name, &v))
+		return (int)v;
+	return dflt;
+}
+
+/*
+ * TRACE_FLAG_* (kernel/trace/trace.h) are enumerators; a flag that does
+ * not exist in this kernel is 0 and never matches.
+ */
+static void probe_flags(struct kt_session *s)
+{
+	struct kt_member m;
+	uint64_t off, size, addr;
+
+	s->fl.irqs_off = probe_enum(s, "TRACE_FLAG_IRQS_OFF", 0x01);
+	s->fl.bh_off = probe_enum(s, "TRACE_FLAG_BH_OFF", 0);
+	s->fl.irqs_nosupport = probe_enum(s, "TRACE_FLAG_IRQS_NOSUPPORT", 0);
+	s->fl.need_resched = probe_enum(s, "TRACE_FLAG_NEED_RESCHED", 0x04);
+	s->fl.hardirq = probe_enum(s, "TRACE_FLAG_HARDIRQ", 0x08);
+	s->fl.softirq = probe_enum(s, "TRACE_FLAG_SOFTIRQ", 0x10);
+	s->fl.preempt_resched = probe_enum(s, "TRACE_FLAG_PREEMPT_RESCHED", 0x20);
+	s->fl.nmi = probe_enum(s, "TRACE_FLAG_NMI", 0x40);
+	s->fl.need_resched_lazy = probe_enum(s, "TRACE_FLAG_NEED_RESCHED_LAZY", 0);
+	/*
+	 * 5.13 (commit 54357f0c9149) added the migrate-disable column, with
+	 * the per-task migration_disabled counter it prints (5.11+);
+	 * 5.14 (commit 795d6379) widened the pid column from 5 to 7. Neither
+	 * is in a struct of the tracer, so presence is probed on what came
+	 * with them: tracing_gen_ctx_irq_test arrived in 5.12's trace_ctx
+	 * rework, trace_array.no_filter_buffering_ref in 5.14.
+	 */
+	s->fl.migrate_col = !s->t.member(s->t.priv, "struct task_struct",
+					 "migration_disabled", &off, &size) &&
+			    !kt_symbol(s, "tracing_gen_ctx_irq_test", &addr);
+	s->fl.pid_width = !s->t.member(s->t.priv, "struct trace_array",
+				       "no_filter_buffering_ref", &off, &size) ? 7 : 5;
+	(void)m;
+}
+
+static void build_headers(struct kt_session *s)
+{
+	const struct kt_layout *l = &s->l;
+	uint32_t data = (s->nr_buffers ? s->buffers[0]->subbuf_size : l->page_size) -
+			l->dp_data.off;
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf),
+		 "\tfield: u64 timestamp;\toffset:%u;\tsize:%u;\tsigned:0;\n"
+		 "\tfield: local_t commit;\toffset:%u;\tsize:%u;\tsigned:1;\n"
+		 "\tfield: int overwrite;\toffset:%u;\tsize:1;\tsigned:1;\n"
+		 "\tfield: char data;\toffset:%u;\tsize:%u;\tsigned:1;\n",
+		 l->dp_time_stamp.off, l->dp_time_stamp.size, l->dp_commit.off,
+		 l->dp_commit.size, l->dp_commit.off, l->dp_data.off, data);
+	s->header_page = strdup(buf);
+	snprintf(buf, sizeof(buf),
+		 "# compressed entry header\n"
+		 "\ttype_len    :    5 bits\n"
+		 "\ttime_delta  :   27 bits\n"
+		 "\tarray       :   32 bits\n"
+		 "\n"
+		 "\tpadding     : type == %d\n"
+		 "\ttime_extend : type == %d\n"
+		 "\ttime_stamp : type == %d\n"
+		 "\tdata max type_len  == %d\n",
+		 RINGBUF_TYPE_PADDING, RINGBUF_TYPE_TIME_EXTEND, RINGBUF_TYPE_TIME_STAMP,
+		 RINGBUF_TYPE_DATA_TYPE_LEN_MAX);
+	s->header_event = strdup(buf);
+}
+
+struct kt_session *kt_session__open(const struct kt_target *target,
+				    const struct kt_open_opts *opts)
+{
+	struct kt_session *s;
+	int err;
+
+	if (!target || !target->read || !target->symbol || !target->member ||
+	    !target->type_size) {
+		kt_err(EINVAL, "target lacks a required callback");
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		kt_err(ENOMEM, "out of memory");
+		return NULL;
+	}
+	memcpy(&s->t, target, target->sz < sizeof(s->t) ? target->sz : sizeof(s->t));
+	if (target->sz < sizeof(s->t))
+		s->t.enumerator = NULL;
+	s->log = opts && opts->log ? opts->log : stderr;
+
+	err = kt_layout__probe(s);
+	if (!err)
+		err = kt_buffers__load(s);
+	if (err)
+		goto fail;
+	probe_flags(s);
+	build_headers(s);
+	if (!(opts && opts->no_events)) {
+		err = kt_events__load(s);
+		if (err)
+			kt_warn(s, "no event table: %s", kt_last_error());
+	}
+	return s;
+fail:
+	{
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", kt_last_error());
+		kt_session__free(s);
+		kt_err(err, "%s", msg);
+	}
+	return NULL;
+}
+
+void kt_session__free(struct kt_session *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	kt_text__free_tep(s);
+	for (i = 0; i < s->nr_buffers; i++)
+		kt_buffer__free(s->buffers[i]);
+	free(s->buffers);
+	kt_events__free(s);
+	kt_cmdlines__free(s->cmdlines);
+	kt_kallsyms__free(s->kallsyms);
+	kt_printk__free(s);
+	free(s->header_page);
+	free(s->header_event);
+	free(s);
+}
+
+int kt_session__buffer_cnt(const struct kt_session *s) { return s->nr_buffers; }
+
+struct kt_buffer *kt_session__buffer(const struct kt_session *s, int idx)
+{
+	return idx >= 0 && idx < s->nr_buffers ? s->buffers[idx] : NULL;
+}
+
+struct kt_buffer *kt_session__find_buffer(const struct kt_session *s, const char *name)
+{
+	int i;
+
+	if (!name || !*name)
+		name = "global";
+	for (i = 0; i < s->nr_buffers; i++) {
+		if (!strcmp(s->buffers[i]->name, name))
+			return s->buffers[i];
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
+void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
+{
+	int i;
+
+	memset(loss, 0, sizeof(*loss));
+	for (i = 0; i < s->nr_buffers; i++) {
+		const struct kt_loss *b = &s->buffers[i]->loss;
+		uint64_t *d = (uint64_t *)loss;
+		const uint64_t *x = (const uint64_t *)b;
+		size_t k;
+
+		for (k = 0; k < sizeof(*loss) / sizeof(uint64_t); k++)
+			d[k] += x[k];
+	}
+}
+
+const char *kt_session__header_page(const struct kt_session *s) { return s->header_page; }
+const char *kt_session__header_event(const struct kt_session *s) { return s->header_event; }
+
+bool kt_loss__any(const struct kt_loss *l)
+{
+	return l->pages_unreadable || l->pages_filtered || l->pages_corrupt ||
+	       l->list_anomalies || l->events_unknown;
+}
+
+void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
+{
+	fprintf(out, "%spages read: %llu, unreadable: %llu, filtered from the dump: %llu, "
+		     "corrupt (skipped): %llu, page-list anomalies: %llu\n", prefix,
+		(unsigned long long)l->pages_total, (unsigned long long)l->pages_unreadable,
+		(unsigned long long)l->pages_filtered, (unsigned long long)l->pages_corrupt,
+		(unsigned long long)l->list_anomalies);
+	fprintf(out, "%sevents overwritten by the kernel: %llu, dropped by the kernel: %llu, "
+		     "pages flagged missed-events: %llu, unknown event ids: %llu, "
+		     "in-flight bytes (reserved, not committed): %llu\n", prefix,
+		(unsigned long long)l->events_overrun, (unsigned long long)l->events_dropped,
+		(unsigned long long)l->events_missed_pages, (unsigned long long)l->events_unknown,
+		(unsigned long long)l->inflight_bytes);
+}

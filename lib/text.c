@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* The text sink: a buffer as /sys/kernel/tracing/trace shows it. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "render.h"
+
+/* num_online_cpus(): __num_online_cpus since 5.6, else count the buffers */
+static int online_cpus(struct kt_session *s, struct kt_buffer *b)
+{
+	uint64_t addr;
+	uint32_t n;
+	int cpu, cnt = 0;
+
+	if (!kt_symbol(s, "__num_online_cpus", &addr) && !kt_read_u32(s, addr, &n) &&
+	    n && n <= (uint32_t)s->nr_cpu_ids)
+		return (int)n;
+	for (cpu = 0; cpu < b->nr_cpus; cpu++)
+		cnt += b->cpus[cpu].info.present;
+	return cnt;
+}
+
+static void tracer_name(struct kt_session *s, struct kt_buffer *b, char *buf, size_t len)
+{
+	uint64_t off, size, cur, name;
+	char *str;
+
+	snprintf(buf, len, "nop");
+	if (s->t.member(s->t.priv, "struct trace_array", "current_trace", &off, &size) ||
+	    kt_read_u64(s, b->tr + off, &cur) ||
+	    s->t.member(s->t.priv, "struct tracer", "name", &off, &size) ||
+	    kt_read_u64(s, cur + off, &name) || kt_read_string(s, name, 64, &str))
+		return;
+	snprintf(buf, len, "%s", str);
+	free(str);
+}
+
+/* print_trace_header/print_func_help_header_irq (kernel/trace/trace.c) */
+static void print_header(struct kt_session *s, struct kt_buffer *b, FILE *out)
+{
+	uint64_t in, all;
+	char tracer[64];
+
+	tracer_name(s, b, tracer, sizeof(tracer));
+	kt_buffer__entry_counts(b, &in, &all);
+	fprintf(out, "# tracer: %s\n#\n", tracer);
+	fprintf(out, "# entries-in-buffer/entries-written: %llu/%llu   #P:%d\n#\n",
+		(unsigned long long)in, (unsigned long long)all, online_cpus(s, b));
+	if (s->fl.migrate_col) {
+		fprintf(out,
+			"#                                _-----=> irqs-off/BH-disabled\n"
+			"#                               / _----=> need-resched\n"
+			"#                              | / _---=> hardirq/softirq\n"
+			"#                              || / _--=> preempt-depth\n"
+			"#                              ||| / _-=> migrate-disable\n"
+			"#                              |||| /     delay\n"
+			"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+			"#              | |         |   |||||     |         |\n");
+	} else {
+		fprintf(out,
+			"#                              _-----=> irqs-off\n"
+			"#                             / _----=> need-resched\n"
+			"#                            | / _---=> hardirq/softirq\n"
+			"#                            || / _--=> preempt-depth\n"
+			"#                            ||| /     delay\n"
+			"#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+			"#              | |       |   ||||       |         |\n");
+	}
+}
+
+struct line_ring {
+	char **lines;
+	uint64_t cap, n;
+};
+
+static int emit(struct line_ring *ring, FILE *out, const char *line, size_t len)
+{
+	if (!ring->cap)
+		return fwrite(line, 1, len, out) == len ? 0 : -EIO;
+	free(ring->lines[ring->n % ring->cap]);
+	ring->lines[ring->n % ring->cap] = strndup(line, len);
+	ring->n++;
+	return 0;
+}
+
+int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
+		   const struct kt_text_opts *opts)
+{
+	struct kt_text_opts o = { 0 };
+	struct line_ring ring = { 0 };
+	struct kt_record r;
+	struct kt_iter *it;
+	struct trace_seq q;
+	uint64_t i;
+	int ret, err = 0;
+
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (o.last) {
+		ring.cap = o.last;
+		ring.lines = calloc(o.last, sizeof(char *));
+		if (!ring.lines)
+			return -ENOMEM;
+	}
+	it = kt_iter__new(b, o.iter);
+	if (!it) {
+		free(ring.lines);
+		return -errno;
+	}
+	if (o.header)
+		print_header(s, b, out);
+	trace_seq_init(&q);
+	while ((ret = kt_iter__next(it, &r)) > 0) {
+		trace_seq_reset(&q);
+		if (r.missed || r.missed_unknown) {
+			if (r.missed)
+				trace_seq_printf(&q, "CPU:%d [LOST %llu EVENTS]\n", r.cpu,
+						 (unsigned long long)r.missed);
+			else
+				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", r.cpu);
+		}
+		kt_render__context(s, b, &r, &q);
+		if (kt_render__event(s, &r, &q) == -ENOENT)
+			b->loss.events_unknown++;
+		trace_seq_putc(&q, '\n');
+		trace_seq_terminate(&q);
+		err = emit(&ring, out, q.buffer, q.len);
+		if (err)
+			break;
+	}
+	if (ret < 0 && !err)
+		err = ret;
+	trace_seq_destroy(&q);
+	kt_iter__free(it);
+	if (ring.cap) {
+		uint64_t first = ring.n > ring.cap ? ring.n - ring.cap : 0;
+
+		for (i = first; i < ring.n; i++)
+			if (!err && fputs(ring.lines[i % ring.cap], out) == EOF)
+				err = -EIO;
+		for (i = 0; i < ring.cap; i++)
+			free(ring.lines[i]);
+		free(ring.lines);
+	}
+	return err;
+}
