@@ -1,0 +1,16 @@
+# Helpers for shell tests. Source it: . "$(dirname "$0")/lib.sh"
+KTRACE_CACHE=${KTRACE_CACHE:-$HOME/.cache/ktrace}
+VMCORES=$KTRACE_CACHE/vmcores
+KTRACE_BIN=${KTRACE_BIN:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/ktrace-extract}
+ok()   { echo "ok - $*"; }
+nok()  { echo "not ok - $*"; FAILED=1; }
+skip() { echo "skip - $*"; }
+FAILED=0
+# cases: every generated case directory with a case.env
+cases() {
+	local d
+	for d in "$VMCORES"/*/case.env; do
+		[ -f "$d" ] && basename "$(dirname "$d")"
+	done
+}
+finish() { [ "$FAILED" = 0 ]; exit $?; }
