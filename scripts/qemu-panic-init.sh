@@ -37,7 +37,11 @@ setup() {
 	echo >$d/trace
 }
 
-# markers FILE N TEXT: N markers spread over all CPUs, in parallel
+# markers FILE N TEXT: N markers spread over all CPUs, in parallel, each
+# padded to about MARKER_BYTES
+pad=
+[ -n "$MARKER_BYTES" ] && [ "$MARKER_BYTES" -gt 64 ] &&
+	pad=" $(head -c $((MARKER_BYTES - 64)) /dev/zero | tr '\0' .)"
 markers() {
 	c=0
 	ncpu=$(nproc)
@@ -45,7 +49,7 @@ markers() {
 	while [ $c -lt $ncpu ]; do
 		taskset -c $c sh -c "i=0; exec 3>$1
 			while [ \$i -lt $per ]; do
-				echo \"$3 cpu$c \$i\" >&3; i=\$((i + 1))
+				echo \"$3 cpu$c \$i$pad\" >&3; i=\$((i + 1))
 			done" &
 		c=$((c + 1))
 	done
@@ -60,7 +64,7 @@ if [ -n "$INSTANCE" ]; then
 fi
 echo 1 >$T/tracing_on
 log "workload: $MARKERS markers, buffer_size_kb=$BUFFER_KB on $(nproc) cpus"
-[ -n "$INSTANCE" ] && markers $T/instances/$INSTANCE/trace_marker "$INSTANCE_MARKERS" "ktrace-inst-marker $CASE" &
+[ -n "$INSTANCE" ] && [ "$INSTANCE_MARKERS" -gt 0 ] && markers $T/instances/$INSTANCE/trace_marker "$INSTANCE_MARKERS" "ktrace-inst-marker $CASE" &
 markers $T/trace_marker "$MARKERS" "ktrace-marker $CASE"
 wait
 [ -n "$INSTANCE" ] && echo "$LAST_MARKER_INSTANCE" >$T/instances/$INSTANCE/trace_marker
