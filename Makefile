@@ -16,7 +16,7 @@ WARN      := -Wall -Wextra $(WERROR) -Wno-unused-parameter
 TEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtraceevent)
 TEP_LIBS   := $(shell $(PKG_CONFIG) --libs libtraceevent)
 KDUMP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkdumpfile libdw)
-KDUMP_LIBS   := $(shell $(PKG_CONFIG) --libs libkdumpfile libdw) -lelf -lz
+KDUMP_LIBS   := $(shell $(PKG_CONFIG) --libs libkdumpfile libdw) -laddrxlat -lelf -lz
 
 ALL_CFLAGS = $(CFLAGS) $(WARN) $(SANITIZE) -std=gnu11 -fPIC -D_GNU_SOURCE -Iinclude $(TEP_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE)

@@ -34,18 +34,17 @@ static void probe_flags(struct kt_session *s)
 	s->fl.nmi = probe_enum(s, "TRACE_FLAG_NMI", 0x40);
 	s->fl.need_resched_lazy = probe_enum(s, "TRACE_FLAG_NEED_RESCHED_LAZY", 0);
 	/*
-	 * 5.13 (commit 54357f0c9149) added the migrate-disable column, with
-	 * the per-task migration_disabled counter it prints (5.11+);
-	 * 5.14 (commit 795d6379) widened the pid column from 5 to 7. Neither
-	 * is in a struct of the tracer, so presence is probed on what came
-	 * with them: tracing_gen_ctx_irq_test arrived in 5.12's trace_ctx
-	 * rework, trace_array.no_filter_buffering_ref in 5.14.
+	 * 5.13 added the migrate-disable column to the trace output, with the
+	 * per-task migration_disabled counter it prints (5.11+). It is not in
+	 * a struct of the tracer, so presence is probed on what came with it:
+	 * the counter, and tracing_gen_ctx_irq_test from 5.12's trace_ctx
+	 * rework.
 	 */
 	s->fl.migrate_col = !s->t.member(s->t.priv, "struct task_struct",
 					 "migration_disabled", &off, &size) &&
 			    !kt_symbol(s, "tracing_gen_ctx_irq_test", &addr);
-	s->fl.pid_width = !s->t.member(s->t.priv, "struct trace_array",
-				       "no_filter_buffering_ref", &off, &size) ? 7 : 5;
+	/* "%16s-%-7d" since the 5.x pid-width change; 4.19 printed "%-5d" */
+	s->fl.pid_width = s->l.rb_type && !strcmp(s->l.rb_type, "struct trace_buffer") ? 7 : 5;
 	(void)m;
 }
 

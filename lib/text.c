@@ -5,16 +5,15 @@
 #include "internal.h"
 #include "render.h"
 
-/* num_online_cpus(): __num_online_cpus since 5.6, else count the buffers */
+/*
+ * #P is num_online_cpus() when the file was read. At the crash the other
+ * CPUs were stopped and marked offline, so __num_online_cpus says 1; the
+ * CPUs that have a per-CPU buffer are the ones that were online.
+ */
 static int online_cpus(struct kt_session *s, struct kt_buffer *b)
 {
-	uint64_t addr;
-	uint32_t n;
 	int cpu, cnt = 0;
 
-	if (!kt_symbol(s, "__num_online_cpus", &addr) && !kt_read_u32(s, addr, &n) &&
-	    n && n <= (uint32_t)s->nr_cpu_ids)
-		return (int)n;
 	for (cpu = 0; cpu < b->nr_cpus; cpu++)
 		cnt += b->cpus[cpu].info.present;
 	return cnt;
@@ -58,13 +57,13 @@ static void print_header(struct kt_session *s, struct kt_buffer *b, FILE *out)
 			"#              | |         |   |||||     |         |\n");
 	} else {
 		fprintf(out,
-			"#                              _-----=> irqs-off\n"
-			"#                             / _----=> need-resched\n"
-			"#                            | / _---=> hardirq/softirq\n"
-			"#                            || / _--=> preempt-depth\n"
-			"#                            ||| /     delay\n"
-			"#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
-			"#              | |       |   ||||       |         |\n");
+			"#                                _-----=> irqs-off\n"
+			"#                               / _----=> need-resched\n"
+			"#                              | / _---=> hardirq/softirq\n"
+			"#                              || / _--=> preempt-depth\n"
+			"#                              ||| /     delay\n"
+			"#           TASK-PID     CPU#  ||||   TIMESTAMP  FUNCTION\n"
+			"#              | |         |   ||||      |         |\n");
 	}
 }
 
@@ -91,7 +90,9 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	struct kt_record r;
 	struct kt_iter *it;
 	struct trace_seq q;
-	uint64_t i;
+	uint64_t started[KT_CPUMASK_WORDS] = { 0 };
+	uint64_t i, idx = 0;
+	bool annotate;
 	int ret, err = 0;
 
 	if (opts)
@@ -109,9 +110,22 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	}
 	if (o.header)
 		print_header(s, b, out);
+	/*
+	 * test_cpu_buff_start(): when the writer overwrote anything, the
+	 * first event of each CPU after the first line says where that
+	 * CPU's surviving data starts.
+	 */
+	annotate = b->loss.events_overrun > 0;
 	trace_seq_init(&q);
 	while ((ret = kt_iter__next(it, &r)) > 0) {
 		trace_seq_reset(&q);
+		idx++;
+		if (annotate && r.cpu < KT_CPUMASK_WORDS * 64 &&
+		    !(started[r.cpu / 64] & (1ULL << (r.cpu % 64)))) {
+			started[r.cpu / 64] |= 1ULL << (r.cpu % 64);
+			if (idx > 1)
+				trace_seq_printf(&q, "##### CPU %d buffer started ####\n", r.cpu);
+		}
 		if (r.missed || r.missed_unknown) {
 			if (r.missed)
 				trace_seq_printf(&q, "CPU:%d [LOST %llu EVENTS]\n", r.cpu,

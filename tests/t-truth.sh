@@ -23,7 +23,7 @@ for c in $(cases); do
 				nok "$c/$fmt/$inst: exit status $rc: $(tail -n 3 "$err" | tr '\n' ' ')"
 				rm -f "$out" "$err"; continue
 			fi
-			miss=$(awk 'NR==FNR { t[n++] = $0; next }
+			miss=$(awk 'BEGIN { n = 0; i = 0 } NR==FNR { t[n++] = $0; next }
 				    i < n && $0 == t[i] { i++ }
 				    END { if (i < n) printf "truth line %d not found in order: %s", i + 1, t[i] }' \
 				"$truth" "$out")
