@@ -206,6 +206,12 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
  */
 int kt_tracedat__write(struct kt_session *s, struct kt_buffer *only, FILE *out);
 
+/* "# ktrace: buffer NAME: N cpus, sub-buffer N bytes, clock C", the line
+ * the front ends print before a buffer's text */
+void kt_buffer__print_banner(const struct kt_buffer *b, FILE *out);
+/* one line per buffer and present cpu: pages, entries, overrun, dropped */
+void kt_session__print_buffers(const struct kt_session *s, FILE *out);
+
 /* Loss summary as "# lost: ..." comment lines / a JSON object. */
 void kt_loss__print(const struct kt_loss *loss, FILE *out, const char *prefix);
 bool kt_loss__any(const struct kt_loss *loss);

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * What the front ends print about buffers besides their records: the
+ * "# ktrace: buffer ..." line before a buffer's text and the table of
+ * --list. Kept here so that ktrace-extract and the crash command print
+ * the same bytes for the same dump.
+ */
+#include <stdio.h>
+#include <ktrace/ktrace.h>
+
+void kt_buffer__print_banner(const struct kt_buffer *b, FILE *out)
+{
+	fprintf(out, "# ktrace: buffer %s: %d cpus, sub-buffer %u bytes, clock %s\n",
+		kt_buffer__name(b), kt_buffer__nr_cpus(b), kt_buffer__subbuf_size(b),
+		kt_buffer__clock(b));
+}
+
+void kt_session__print_buffers(const struct kt_session *s, FILE *out)
+{
+	struct kt_buffer *b;
+	int i, cpu;
+
+	fprintf(out, "%-16s %4s %8s %8s %10s %12s %12s %8s\n", "BUFFER", "CPU", "PAGES",
+		"SUBBUF", "ENTRIES", "OVERRUN", "DROPPED", "CLOCK");
+	kt_session__for_each_buffer(s, i, b) {
+		for (cpu = 0; cpu < kt_buffer__nr_cpus(b); cpu++) {
+			struct kt_cpu_info ci;
+
+			if (kt_buffer__cpu_info(b, cpu, &ci) || !ci.present)
+				continue;
+			fprintf(out, "%-16s %4d %8llu %8u %10llu %12llu %12llu %8s\n",
+				kt_buffer__name(b), cpu, (unsigned long long)ci.nr_pages,
+				kt_buffer__subbuf_size(b),
+				(unsigned long long)(ci.entries - ci.overrun - ci.read),
+				(unsigned long long)ci.overrun,
+				(unsigned long long)(ci.dropped_events + ci.commit_overrun),
+				kt_buffer__clock(b));
+		}
+	}
+}
