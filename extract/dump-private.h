@@ -32,6 +32,14 @@ struct kx_dump {
 	addrxlat_sys_t *axsys;
 	kdump_bmp_t *ram;	/* memory.pagemap: pfns that are RAM */
 	unsigned int page_shift;
+	uint64_t kernel_min;	/* lowest kernel address on this arch */
+	/*
+	 * A truncated ELF dump opened with force: libkdumpfile reads the
+	 * missing tail of a segment as zeros, so reads are checked against
+	 * the physical ranges [elf_ok_start[i], elf_ok_end[i]) really there.
+	 */
+	uint64_t *elf_ok_start, *elf_ok_end;
+	size_t elf_nok;
 
 	struct kx_vmlinux vml;
 	struct kx_symtab *symtab;

@@ -15,7 +15,9 @@
  * and its pfn looked up in the RAM bitmap.
  */
 #include <errno.h>
+#include <gelf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <libkdumpfile/addrxlat.h>
 
@@ -40,6 +42,28 @@ static int classify_nodata(struct kx_dump *d, uint64_t kvaddr)
 	return -EFAULT;
 }
 
+/* In a truncated ELF dump, is all of [kvaddr, kvaddr + len) in the file? */
+static int elf_present(struct kx_dump *d, uint64_t kvaddr, size_t len)
+{
+	uint64_t page = 1ULL << d->page_shift, addr, end = kvaddr + len;
+	size_t i;
+
+	for (addr = kvaddr; addr < end; addr = (addr | (page - 1)) + 1) {
+		addrxlat_fulladdr_t fa = { .addr = addr, .as = ADDRXLAT_KVADDR };
+
+		if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, d->axctx,
+					   d->axsys) != ADDRXLAT_OK)
+			return 0;
+		for (i = 0; i < d->elf_nok; i++)
+			if (fa.addr >= d->elf_ok_start[i] &&
+			    fa.addr < d->elf_ok_end[i])
+				break;
+		if (i == d->elf_nok)
+			return 0;
+	}
+	return 1;
+}
+
 int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 {
 	struct kx_dump *d = priv;
@@ -50,10 +74,22 @@ int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 
 	if (!len)
 		return 0;
+	if (kvaddr < d->kernel_min || kvaddr + len - 1 < kvaddr) {
+		snprintf(d->last_error, sizeof(d->last_error),
+			 "read(0x%llx, %zu bytes): not a kernel address",
+			 (unsigned long long)kvaddr, len);
+		return -EFAULT;
+	}
 	/* kdump_read() crosses page boundaries and reports how far it got */
 	ks = kdump_read(d->ctx, KDUMP_KVADDR, kvaddr, buf, &got);
-	if (ks == KDUMP_OK && got == len)
-		return 0;
+	if (ks == KDUMP_OK && got == len) {
+		if (!d->elf_ok_start || elf_present(d, kvaddr, len))
+			return 0;
+		snprintf(d->last_error, sizeof(d->last_error),
+			 "kdump_read(KVADDR 0x%llx): past the end of the "
+			 "truncated dump", (unsigned long long)kvaddr);
+		return -EIO;
+	}
 	at = kvaddr + (got < len ? got : 0);
 	switch (ks) {
 	case KDUMP_OK:		/* short read without an error */
@@ -80,6 +116,30 @@ int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 	return ret;
 }
 
+/*
+ * Where the kernel half of the address space starts, on architectures
+ * that split it by the top bit. Reads below it are refused: the core
+ * only reads kernel memory, and libkdumpfile maps QEMU's ELF segments
+ * (p_vaddr 0) at virtual address 0, so a stray user-space pointer would
+ * otherwise read physical memory.
+ */
+static uint64_t kernel_min(struct kx_dump *d)
+{
+	static const char *const split[] = {
+		KDUMP_ARCH_X86_64, KDUMP_ARCH_AARCH64, KDUMP_ARCH_PPC64,
+	};
+	const char *arch = NULL;
+	size_t i;
+
+	if (kdump_get_string_attr(d->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
+	    KDUMP_OK || !arch)
+		return 0;
+	for (i = 0; i < sizeof(split) / sizeof(split[0]); i++)
+		if (!strcmp(arch, split[i]))
+			return 1ULL << 63;
+	return 0;
+}
+
 enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 {
 	kdump_num_t shift;
@@ -93,6 +153,7 @@ enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 		return KX_ERR_DUMP;
 	}
 	d->page_shift = (unsigned int)shift;
+	d->kernel_min = kernel_min(d);
 	ks = kdump_get_addrxlat(d->ctx, &d->axctx, &d->axsys);
 	if (ks != KDUMP_OK) {
 		snprintf(msg, msglen, "vmcore %s: kdump_get_addrxlat: %s",
@@ -111,6 +172,9 @@ enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 
 void kx_dump__fini_xlat(struct kx_dump *d)
 {
+	free(d->elf_ok_start);
+	free(d->elf_ok_end);
+	d->elf_ok_start = d->elf_ok_end = NULL;
 	if (d->ram)
 		kdump_bmp_decref(d->ram);
 	if (d->axsys)
@@ -123,12 +187,73 @@ void kx_dump__fini_xlat(struct kx_dump *d)
 }
 
 /*
- * Both makedumpfile and the kernel's /proc/vmcore write pages in pfn
- * order, so the last page that the dump says it holds (file.pagemap) is
+ * Is the dump whole? An ELF dump is when its segments' bytes are all in
+ * the file. makedumpfile writes the pages of a kdump-compressed dump in
+ * pfn order, so the last page the dump says it holds (file.pagemap) is
  * at the end of the file: if it cannot be read, the file was cut short
  * (disk full, interrupted copy). That is an error unless --force, which
  * keeps the pages that are there (reads past the end fail with -EIO).
  */
+/*
+ * An ELF dump is whole when every PT_LOAD's file bytes are in the file.
+ * Return 1 when it is, 0 when truncated (message in @msg), -errno.
+ */
+static int elf_whole(struct kx_dump *d, char *msg, size_t msglen)
+{
+	uint64_t size = d->file_size;
+	size_t n, i, nok = 0;
+	int whole = 1, ret;
+	GElf_Phdr ph;
+	Elf *elf;
+
+	if (!size)
+		return 1;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(d->fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_getphdrnum(elf, &n)) {
+		ret = 1;	/* libkdumpfile read it; not ours to judge */
+		goto out;
+	}
+	d->elf_ok_start = calloc(n + 1, sizeof(uint64_t));
+	d->elf_ok_end = calloc(n + 1, sizeof(uint64_t));
+	if (!d->elf_ok_start || !d->elf_ok_end) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t have;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		have = ph.p_offset >= size ? 0 :
+		       size - ph.p_offset < ph.p_filesz ? size - ph.p_offset :
+							  ph.p_filesz;
+		if (have < ph.p_filesz && whole) {
+			whole = 0;
+			snprintf(msg, msglen,
+				 "vmcore %s: truncated: %llu bytes, but its "
+				 "segment at physical 0x%llx ends at file offset "
+				 "%llu",
+				 d->path, (unsigned long long)size,
+				 (unsigned long long)ph.p_paddr,
+				 (unsigned long long)(ph.p_offset + ph.p_filesz));
+		}
+		d->elf_ok_start[nok] = ph.p_paddr;
+		d->elf_ok_end[nok++] = ph.p_paddr + have;
+	}
+	d->elf_nok = nok;
+	ret = whole;
+out:
+	if (ret != 0) {
+		free(d->elf_ok_start);
+		free(d->elf_ok_end);
+		d->elf_ok_start = d->elf_ok_end = NULL;
+	}
+	if (elf)
+		elf_end(elf);
+	return ret;
+}
+
 enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen)
 {
 	kdump_addr_t idx = 0, last = 0, pfn;
@@ -137,8 +262,19 @@ enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen)
 	kdump_status ks;
 	unsigned char page[64];
 	size_t len = sizeof(page);
-	int found = 0;
+	int found = 0, ret;
 
+	/* flat.c saw the end mark of a flattened dump: it is whole */
+	if (d->flat)
+		return KX_OK;
+	if (!strcmp(d->format, "elf")) {
+		ret = elf_whole(d, msg, msglen);
+		if (ret < 0)
+			return KX_ERR_NOMEM;
+		if (ret)
+			return KX_OK;
+		goto truncated;
+	}
 	attr.type = KDUMP_BITMAP;
 	if (kdump_get_typed_attr(d->ctx, KDUMP_ATTR_FILE_PAGEMAP, &attr) !=
 		    KDUMP_OK ||
@@ -152,7 +288,14 @@ enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen)
 		found = 1;
 		pfn = idx;
 		if (kdump_bmp_find_clear(attr.val.bitmap, &idx) != KDUMP_OK) {
-			last = pfn;	/* set up to the end of the bitmap */
+			/* set up to the end of the bitmap */
+			kdump_num_t max_pfn;
+
+			last = kdump_get_number_attr(d->ctx, "max_pfn",
+						     &max_pfn) == KDUMP_OK &&
+					       max_pfn > pfn ?
+				       max_pfn - 1 :
+				       pfn;
 			break;
 		}
 		last = idx - 1;
@@ -161,7 +304,9 @@ enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen)
 	if (!found)
 		return KX_OK;
 	ks = kdump_read(d->ctx, KDUMP_KPHYSADDR, last << shift, page, &len);
-	if (ks == KDUMP_OK || ks == KDUMP_ERR_NODATA) {
+	/* only a failed file read means the file is short */
+	if (ks != KDUMP_ERR_EOF && ks != KDUMP_ERR_SYSTEM &&
+	    ks != KDUMP_ERR_CORRUPT) {
 		kdump_clear_err(d->ctx);
 		return KX_OK;
 	}
@@ -171,6 +316,7 @@ enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen)
 		 d->path, (unsigned long long)d->file_size,
 		 (unsigned long long)last, kdump_get_err(d->ctx));
 	kdump_clear_err(d->ctx);
+truncated:
 	if (!d->force)
 		return KX_ERR_DUMP;
 	fprintf(stderr, "warning: %s\n", msg);

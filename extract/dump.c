@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,8 +96,14 @@ static enum kx_error open_vmcore(struct kx_dump *d, const char *path,
 	if (!d->ctx)
 		return KX_ERR_NOMEM;
 	ks = kdump_open_fd(d->ctx, fd);
+	if (ks == KDUMP_ERR_NOTIMPL) {
+		set_msg(msg, msglen,
+			"vmcore %s: not a kernel dump (neither ELF, "
+			"kdump-compressed nor flattened)", path);
+		return KX_ERR_DUMP;
+	}
 	if (ks != KDUMP_OK) {
-		set_msg(msg, msglen, "vmcore %s: not a kernel dump: %s", path,
+		set_msg(msg, msglen, "vmcore %s: cannot open dump: %s", path,
 			kdump_get_err(d->ctx));
 		return KX_ERR_DUMP;
 	}
@@ -257,6 +264,58 @@ static enum kx_error check_match(struct kx_dump *d, int force, char *msg,
 	return KX_OK;
 }
 
+/*
+ * QEMU's kdump-compressed dumps (dump-guest-memory -z, and its flattened
+ * variants) leave the header's utsname empty, so libkdumpfile does not
+ * know the architecture and cannot translate any address. The vmlinux
+ * knows it: set arch.name from its ELF machine when the dump did not.
+ */
+static enum kx_error set_arch(struct kx_dump *d, char *msg, size_t msglen)
+{
+	static const struct {
+		int machine;
+		const char *arch;
+	} archs[] = {
+		{ EM_X86_64, KDUMP_ARCH_X86_64 }, { EM_AARCH64, KDUMP_ARCH_AARCH64 },
+		{ EM_386, KDUMP_ARCH_IA32 },	  { EM_PPC64, KDUMP_ARCH_PPC64 },
+		{ EM_S390, KDUMP_ARCH_S390X },	  { EM_ARM, KDUMP_ARCH_ARM },
+	};
+	const char *arch = NULL;
+	GElf_Ehdr ehdr;
+	size_t i;
+
+	if (kdump_get_string_attr(d->ctx, KDUMP_ATTR_ARCH_NAME, &arch) ==
+		    KDUMP_OK && arch)
+		return KX_OK;
+	kdump_clear_err(d->ctx);
+	if (!gelf_getehdr(d->vml.elf, &ehdr))
+		goto unknown;
+	for (i = 0; i < sizeof(archs) / sizeof(archs[0]); i++) {
+		if (archs[i].machine != ehdr.e_machine)
+			continue;
+		if (kdump_set_string_attr(d->ctx, KDUMP_ATTR_ARCH_NAME,
+					  archs[i].arch) != KDUMP_OK) {
+			set_msg(msg, msglen,
+				"vmcore %s: kdump_set_string_attr(%s, %s): %s",
+				d->path, KDUMP_ATTR_ARCH_NAME, archs[i].arch,
+				kdump_get_err(d->ctx));
+			return KX_ERR_DUMP;
+		}
+		if (d->verbose)
+			fprintf(stderr,
+				"dump: %s names no architecture; %s from the "
+				"vmlinux\n",
+				d->path, archs[i].arch);
+		return KX_OK;
+	}
+unknown:
+	set_msg(msg, msglen,
+		"vmcore %s: the dump names no architecture and vmlinux %s has "
+		"an unsupported one",
+		d->path, d->vml.path);
+	return KX_ERR_DUMP;
+}
+
 struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opts,
 			      enum kx_error *err, char *msg, size_t msglen)
 {
@@ -285,13 +344,16 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 	e = read_vmcoreinfo(d, msg, msglen);
 	if (e)
 		goto out;
-	e = kx_dump__check_whole(d, msg, msglen);
-	if (e)
-		goto out;
 	e = open_vmlinux(d, opts, msg, msglen);
 	if (e)
 		goto out;
 	e = check_match(d, opts->force, msg, msglen);
+	if (e)
+		goto out;
+	e = set_arch(d, msg, msglen);
+	if (e)
+		goto out;
+	e = kx_dump__check_whole(d, msg, msglen);
 	if (e)
 		goto out;
 	e = kx_dump__init_xlat(d, msg, msglen);

@@ -1,0 +1,105 @@
+#!/bin/bash
+# t-target.sh - the extractor's target against every cached vmcore
+#
+# usage: tests/t-target.sh [PROBE]
+#   PROBE  the probe-target binary (default: $PROBE_TARGET, else
+#          tests/unit/probe-target next to this script)
+#
+# For each $KTRACE_CACHE/vmcores/<case>/ with a case.env, runs probe-target
+# on every format there (vmcore.elf, vmcore.kdump, vmcore.flat; vmcore.d31
+# expects filtered pages), then the error cases: an empty file, /etc/passwd,
+# a truncated copy of a dump, and a vmlinux of another case. Prints
+# "ok - ..." / "not ok - ..."; exits 0 when all pass, 1 when one fails,
+# 77 (skip) when there is no fixture.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${KTRACE_CACHE:-$HOME/.cache/ktrace}
+probe=${1:-${PROBE_TARGET:-$here/unit/probe-target}}
+
+if [ ! -x "$probe" ]; then
+	echo "not ok - probe-target not built: $probe"
+	exit 1
+fi
+cases=()
+for env in "$cache"/vmcores/*/case.env; do
+	[ -e "$env" ] && cases+=("$(dirname "$env")")
+done
+if [ ${#cases[@]} -eq 0 ]; then
+	echo "# skip: no vmcore fixtures in $cache/vmcores/*/case.env" \
+		"(make them with scripts/make-vmcores)"
+	exit 77
+fi
+
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run NAME EXPECT_RC PROBE-ARGS...: one "ok"/"not ok" line, details on failure
+run()
+{
+	local name=$1 want=$2 rc
+	shift 2
+	"$probe" "$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name (exit $rc)"
+		sed 's/^/#   /' "$tmp/out" | grep -v '^#   ok - ' | head -20
+		fail=1
+	fi
+}
+
+# case.env assigns shell variables; read only the ones we need
+case_var()
+{
+	sed -n "s/^$2=//p" "$1/case.env" | tail -n1 | sed "s/^['\"]//; s/['\"]$//"
+}
+
+first_dump= first_vmlinux= other_vmlinux=
+for dir in "${cases[@]}"; do
+	name=$(basename "$dir")
+	vmlinux=$(case_var "$dir" VMLINUX)
+	if [ -z "$vmlinux" ] || [ ! -r "$vmlinux" ]; then
+		echo "not ok - $name: vmlinux '$vmlinux' of case.env not readable"
+		fail=1
+		continue
+	fi
+	[ -n "$first_vmlinux" ] && [ "$vmlinux" != "$first_vmlinux" ] &&
+		other_vmlinux=$vmlinux
+	for fmt in elf kdump flat d31; do
+		f=$dir/vmcore.$fmt
+		[ -e "$f" ] || continue
+		filtered=
+		[ "$fmt" = d31 ] && filtered=-F
+		# vmcore.kdump is makedumpfile -d 17 (zero and free pages)
+		[ "$fmt" = kdump ] && filtered=-F
+		run "$name $fmt" 0 $filtered -k "$vmlinux" "$f"
+		if [ -z "$first_dump" ]; then
+			first_dump=$f
+			first_vmlinux=$vmlinux
+		fi
+	done
+done
+
+run "empty file is not a dump" 0 -e dump /dev/null
+: >"$tmp/empty"
+run "empty regular file is not a dump" 0 -e dump "$tmp/empty"
+run "/etc/passwd is not a dump" 0 -e dump /etc/passwd
+if [ -n "$first_dump" ]; then
+	size=$(stat -c %s "$first_dump")
+	head -c $((size / 2)) "$first_dump" >"$tmp/truncated"
+	run "truncated copy of $(basename "$first_dump") is refused" 0 \
+		-e dump -k "$first_vmlinux" "$tmp/truncated"
+	run "no vmlinux: a missing one is debuginfo" 0 \
+		-e debuginfo -k "$tmp/no-such-vmlinux" "$first_dump"
+	run "/etc/passwd as vmlinux is debuginfo" 0 \
+		-e debuginfo -k /etc/passwd "$first_dump"
+	if [ -n "$other_vmlinux" ]; then
+		run "vmlinux of another kernel is a mismatch" 0 \
+			-e mismatch -k "$other_vmlinux" "$first_dump"
+	else
+		echo "ok - # skip vmlinux mismatch: only one kernel in the fixtures"
+	fi
+fi
+exit $fail
