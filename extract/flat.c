@@ -25,13 +25,16 @@
  * then reads like any dump. It needs no disk space and no temporary
  * file to clean up; it costs memory equal to the rearranged image,
  * which is about the size of the flattened file (the pages stay
- * compressed; regions never written are holes and cost nothing). For a
- * dump level 31 dump of a 1 GiB guest that is tens of MiB; a multi-GiB
+ * compressed; regions never written are holes and cost nothing).
+ * Measured on QEMU kdump-zlib dumps of 256 MiB guests (5.10, 6.1, 6.12):
+ * 36-42 MB files, 35-41 MiB of memory, rearranged in 60-180 ms. A multi-GiB
  * flattened dump costs that much RAM or swap, and `makedumpfile -R`
  * once to a real file is then the better choice, which the verbose
  * output says. The file is sealed against writes once complete.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
