@@ -206,6 +206,16 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
  */
 int kt_tracedat__write(struct kt_session *s, struct kt_buffer *only, FILE *out);
 
+struct kt_tracedat_opts {
+	size_t sz;
+	/* file version: 6 or 7 (sections; per-buffer clocks); 0: the default */
+	int version;
+};
+
+/* kt_tracedat__write() with options; @opts may be NULL */
+int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *out,
+			    const struct kt_tracedat_opts *opts);
+
 /* "# ktrace: buffer NAME: N cpus, sub-buffer N bytes, clock C", the line
  * the front ends print before a buffer's text */
 void kt_buffer__print_banner(const struct kt_buffer *b, FILE *out);
