@@ -1,8 +1,574 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* trace.dat writer: not written yet. */
-#include "internal.h"
+/*
+ * trace.dat output: what trace-cmd record would have saved, rebuilt from
+ * the dump. trace-cmd's library keeps its writer private, so this is our
+ * own, written from the format's documentation and checked against
+ * trace-cmd report.
+ *
+ * The ring-buffer sub-buffers are copied as the kernel wrote them (they
+ * were validated by the page iterator); only the reader page is touched
+ * when a reader had consumed part of it (see copy_subbuf()).
+ *
+ * trace-cmd (3.1.6, and kbuffer) learns the sub-buffer size from nothing
+ * but the page size in the file header: it steps through a cpu's data by
+ * that size and refuses a page whose commit is larger. Sub-buffers of
+ * 6.8+ kernels (buffer_subbuf_size_kb) are therefore written with the
+ * file's page size set to the largest sub-buffer size, and a buffer with
+ * smaller sub-buffers gets each of them zero-padded to that size (kbuffer
+ * reads a page only up to its commit).
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tracedat.h"
+
+/* the version written when the caller does not ask for one */
+#define KT_TRACEDAT_DEFAULT_VERSION	6
+
+void kt_dat__write(struct kt_dat *d, const void *p, size_t n)
+{
+	if (d->err || !n)
+		return;
+	if (fwrite(p, 1, n, d->f) != n)
+		d->err = -EIO;
+}
+
+void kt_dat__u16(struct kt_dat *d, uint16_t v) { kt_dat__write(d, &v, 2); }
+void kt_dat__u32(struct kt_dat *d, uint32_t v) { kt_dat__write(d, &v, 4); }
+void kt_dat__u64(struct kt_dat *d, uint64_t v) { kt_dat__write(d, &v, 8); }
+void kt_dat__str(struct kt_dat *d, const char *str) { kt_dat__write(d, str, strlen(str) + 1); }
+
+uint64_t kt_dat__tell(struct kt_dat *d)
+{
+	off_t pos = ftello(d->f);
+
+	if (pos < 0) {
+		if (!d->err)
+			d->err = -errno;
+		return 0;
+	}
+	return (uint64_t)(pos - d->base);
+}
+
+void kt_dat__patch(struct kt_dat *d, uint64_t pos, const void *p, size_t n)
+{
+	off_t end;
+
+	if (d->err)
+		return;
+	end = ftello(d->f);
+	if (end < 0 || fseeko(d->f, d->base + (off_t)pos, SEEK_SET)) {
+		d->err = -errno;
+		return;
+	}
+	kt_dat__write(d, p, n);
+	if (fseeko(d->f, end, SEEK_SET) && !d->err)
+		d->err = -errno;
+}
+
+void kt_dat__patch_u32(struct kt_dat *d, uint64_t pos, uint32_t v) { kt_dat__patch(d, pos, &v, 4); }
+void kt_dat__patch_u64(struct kt_dat *d, uint64_t pos, uint64_t v) { kt_dat__patch(d, pos, &v, 8); }
+
+void kt_dat__align(struct kt_dat *d, uint32_t align)
+{
+	static const uint8_t zero[4096];
+	uint64_t pad = (align - kt_dat__tell(d) % align) % align;
+
+	while (pad && !d->err) {
+		size_t n = pad < sizeof(zero) ? pad : sizeof(zero);
+
+		kt_dat__write(d, zero, n);
+		pad -= n;
+	}
+}
+
+/* ----- metadata ----- */
+
+/* magic, "tracing", version, endianness, long size, page size */
+void kt_dat__magic(struct kt_dat *d, const char *version)
+{
+	static const uint8_t magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	uint8_t endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	/* the size of commit (a local_t) is the kernel's long */
+	uint8_t long_size = (uint8_t)d->s->l.dp_commit.size;
+
+	kt_dat__write(d, magic, sizeof(magic));
+	kt_dat__str(d, version);
+	kt_dat__write(d, &endian, 1);
+	kt_dat__write(d, &long_size, 1);
+	kt_dat__u32(d, d->page_size);
+}
+
+void kt_dat__header_info(struct kt_dat *d)
+{
+	const char *page = kt_session__header_page(d->s);
+	const char *event = kt_session__header_event(d->s);
+
+	kt_dat__write(d, "header_page", 12);
+	kt_dat__u64(d, strlen(page));
+	kt_dat__write(d, page, strlen(page));
+	kt_dat__write(d, "header_event", 13);
+	kt_dat__u64(d, strlen(event));
+	kt_dat__write(d, event, strlen(event));
+}
+
+static bool is_ftrace(const struct kt_event *e)
+{
+	return !strcmp(kt_event__system(e), "ftrace");
+}
+
+static void write_format(struct kt_dat *d, const struct kt_event *e)
+{
+	const char *fmt = kt_event__format(e);
+
+	kt_dat__u64(d, strlen(fmt));
+	kt_dat__write(d, fmt, strlen(fmt));
+}
+
+/* events/ftrace/<name>/format of every ftrace-internal event */
+void kt_dat__ftrace_formats(struct kt_dat *d)
+{
+	struct kt_session *s = d->s;
+	uint32_t n = 0;
+	int i;
+
+	for (i = 0; i < kt_session__event_cnt(s); i++) {
+		const struct kt_event *e = kt_session__event(s, i);
+
+		n += is_ftrace(e) && kt_event__format(e);
+	}
+	kt_dat__u32(d, n);
+	for (i = 0; i < kt_session__event_cnt(s); i++) {
+		const struct kt_event *e = kt_session__event(s, i);
+
+		if (is_ftrace(e) && kt_event__format(e))
+			write_format(d, e);
+	}
+}
+
+/* every other system: its name, its count, its formats */
+void kt_dat__event_formats(struct kt_dat *d)
+{
+	struct kt_session *s = d->s;
+	int i, j, nr = kt_session__event_cnt(s);
+	uint32_t systems = 0;
+	bool *done = calloc(nr ? nr : 1, sizeof(*done));
+
+	if (!done) {
+		d->err = d->err ? d->err : -ENOMEM;
+		return;
+	}
+	/* the table is sorted by id: group by system, first appearance first */
+	for (i = 0; i < nr; i++) {
+		const struct kt_event *e = kt_session__event(s, i);
+
+		if (is_ftrace(e) || !kt_event__format(e))
+			continue;
+		for (j = 0; j < i; j++) {
+			const struct kt_event *o = kt_session__event(s, j);
+
+			if (kt_event__format(o) && !strcmp(kt_event__system(o), kt_event__system(e)))
+				break;
+		}
+		systems += j == i;
+	}
+	kt_dat__u32(d, systems);
+	for (i = 0; i < nr; i++) {
+		const struct kt_event *e = kt_session__event(s, i);
+		const char *sys = kt_event__system(e);
+		uint32_t cnt = 0;
+
+		if (done[i] || is_ftrace(e) || !kt_event__format(e))
+			continue;
+		for (j = i; j < nr; j++) {
+			const struct kt_event *o = kt_session__event(s, j);
+
+			if (kt_event__format(o) && !strcmp(kt_event__system(o), sys))
+				cnt++;
+		}
+		kt_dat__str(d, sys);
+		kt_dat__u32(d, cnt);
+		for (j = i; j < nr; j++) {
+			const struct kt_event *o = kt_session__event(s, j);
+
+			if (kt_event__format(o) && !strcmp(kt_event__system(o), sys)) {
+				write_format(d, o);
+				done[j] = true;
+			}
+		}
+	}
+	free(done);
+}
+
+/* /proc/kallsyms: "addr type name" lines, 4-byte size first */
+void kt_dat__kallsyms(struct kt_dat *d)
+{
+	uint64_t pos = kt_dat__tell(d), size = 0, addr;
+	const char *name;
+	char line[KT_MAX_STR + 40], type;
+	int i, n;
+
+	kt_dat__u32(d, 0);
+	for (i = 0; kt_session__kallsym(d->s, i, &addr, &type, &name) == 1 && !d->err; i++) {
+		n = snprintf(line, sizeof(line), "%016llx %c %s\n", (unsigned long long)addr,
+			     type, name);
+		if (n >= (int)sizeof(line))
+			continue;
+		kt_dat__write(d, line, n);
+		size += n;
+	}
+	if (size > UINT32_MAX && !d->err)
+		d->err = kt_err(EFBIG, "kallsyms of %llu bytes do not fit trace.dat",
+				(unsigned long long)size);
+	kt_dat__patch_u32(d, pos, (uint32_t)size);
+}
+
+/* printk_formats: `0xaddr : "fmt"`, escaped as trace_printk.c t_show() does */
+void kt_dat__printk(struct kt_dat *d)
+{
+	uint64_t pos = kt_dat__tell(d), size = 0, addr;
+	const char *fmt;
+	char line[2 * KT_MAX_STR + 40];
+	int i, n;
+
+	kt_dat__u32(d, 0);
+	for (i = 0; kt_session__printk_fmt(d->s, i, &addr, &fmt) == 1 && !d->err; i++) {
+		const char *c;
+
+		n = snprintf(line, sizeof(line), "0x%llx : \"", (unsigned long long)addr);
+		for (c = fmt; *c && n < (int)sizeof(line) - 8; c++) {
+			switch (*c) {
+			case '\\': line[n++] = '\\'; line[n++] = '\\'; break;
+			case '\t': line[n++] = '\\'; line[n++] = 't'; break;
+			case '\n': line[n++] = '\\'; line[n++] = 'n'; break;
+			case '"': line[n++] = '\\'; line[n++] = '"'; break;
+			default: line[n++] = *c; break;
+			}
+		}
+		line[n++] = '"';
+		line[n++] = '\n';
+		kt_dat__write(d, line, n);
+		size += n;
+	}
+	kt_dat__patch_u32(d, pos, (uint32_t)size);
+}
+
+/* saved_cmdlines: "pid comm" lines, 8-byte size first */
+void kt_dat__cmdlines(struct kt_dat *d)
+{
+	uint64_t pos = kt_dat__tell(d), size = 0;
+	const char *comm;
+	char line[64];
+	int i, pid, ret, n;
+
+	kt_dat__u64(d, 0);
+	for (i = 0; (ret = kt_session__cmdline(d->s, i, &pid, &comm)) && !d->err; i++) {
+		if (ret != 1)
+			continue;	/* an empty slot */
+		n = snprintf(line, sizeof(line), "%d %s\n", pid, comm);
+		kt_dat__write(d, line, n);
+		size += n;
+	}
+	kt_dat__patch_u64(d, pos, size);
+}
+
+/* per_cpu/cpuN/stats (tracing_stats_read()), as trace-cmd stores it */
+char *kt_dat__cpustat(struct kt_buffer *b, int cpu, size_t *len)
+{
+	struct kt_cpu_info ci;
+	char *buf = NULL;
+	int n;
+
+	if (kt_buffer__cpu_info(b, cpu, &ci) || !ci.present)
+		return NULL;
+	/* ring_buffer_entries_cpu(): entries - (overrun + read) */
+	n = asprintf(&buf, "CPU: %d\nentries: %llu\noverrun: %llu\ncommit overrun: %llu\n"
+			   "bytes: %llu\ndropped events: %llu\nread events: %llu\n",
+		     cpu, (unsigned long long)(ci.entries - ci.overrun - ci.read),
+		     (unsigned long long)ci.overrun, (unsigned long long)ci.commit_overrun,
+		     (unsigned long long)ci.entries_bytes, (unsigned long long)ci.dropped_events,
+		     (unsigned long long)ci.read);
+	if (n < 0)
+		return NULL;
+	*len = n + 1;
+	return buf;
+}
+
+/* trace-cmd looks for the bracketed (current) clock in the trace_clock text */
+void kt_dat__clock_text(struct kt_buffer *b, char *buf, size_t len)
+{
+	const char *clock = kt_buffer__clock(b);
+
+	snprintf(buf, len, "[%s]\n", clock && *clock ? clock : "local");
+}
+
+/* ----- ring-buffer data ----- */
+
+/*
+ * One sub-buffer into the file page. Events before @start were consumed
+ * by a reader (the reader page's read offset): the kernel would not show
+ * them again, so they become one padding event, and the page's time
+ * stamp becomes the clock at @start (what kbuffer_read_buffer() does for
+ * a partly read page). The padding has a zero time delta: kbuffer adds
+ * the delta of padding to its clock.
+ */
+static void copy_subbuf(struct kt_dat *d, const struct kt_page_cursor *cur, uint32_t subbuf)
+{
+	const struct kt_layout *l = &d->s->l;
+	const uint8_t *page = cur->data - l->dp_data.off;
+	uint8_t *out = d->page;
+
+	memcpy(out, page, subbuf);
+	memset(out + subbuf, 0, d->page_size - subbuf);
+	if (cur->pos) {
+		uint32_t hdr = RINGBUF_TYPE_PADDING, len = cur->pos - 4;
+		uint64_t ts = cur->ts;
+
+		memcpy(out + l->dp_time_stamp.off, &ts, 8);
+		memcpy(out + l->dp_data.off, &hdr, 4);
+		memcpy(out + l->dp_data.off + 4, &len, 4);
+	}
+	kt_dat__write(d, out, d->page_size);
+}
+
+void kt_dat__cpu_data(struct kt_dat *d, struct kt_buffer *b, struct kt_dat_cpu *cpus)
+{
+	uint32_t subbuf = kt_buffer__subbuf_size(b);
+	int cpu;
+
+	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
+		struct kt_page_cursor cur;
+		struct kt_page_iter *it;
+		int ret;
+
+		kt_dat__align(d, d->page_size);
+		cpus[cpu].off = kt_dat__tell(d);
+		cpus[cpu].size = 0;
+		if (cpu >= kt_buffer__nr_cpus(b))
+			continue;
+		it = kt_page_iter__new(b, cpu);
+		if (!it) {
+			d->err = d->err ? d->err : -errno;
+			return;
+		}
+		while (!d->err && (ret = kt_page_iter__next_cursor(it, &cur)) > 0) {
+			copy_subbuf(d, &cur, subbuf);
+			cpus[cpu].size += d->page_size;
+		}
+		if (ret < 0 && !d->err)
+			d->err = ret;
+		kt_page_iter__free(it);
+	}
+}
+
+/* ----- version 6 ----- */
+
+/* "flyrecord\0", then per cpu the offset and size of its data (patched later) */
+static uint64_t write_flyrecord_table(struct kt_dat *d)
+{
+	uint64_t pos;
+	int cpu;
+
+	kt_dat__write(d, "flyrecord", 10);
+	pos = kt_dat__tell(d);
+	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
+		kt_dat__u64(d, 0);
+		kt_dat__u64(d, 0);
+	}
+	return pos;
+}
+
+static void patch_flyrecord_table(struct kt_dat *d, uint64_t pos, const struct kt_dat_cpu *cpus)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
+		kt_dat__patch_u64(d, pos + cpu * 16, cpus[cpu].off);
+		kt_dat__patch_u64(d, pos + cpu * 16 + 8, cpus[cpu].size);
+	}
+}
+
+static void write_option(struct kt_dat *d, uint16_t id, const void *data, uint32_t size)
+{
+	kt_dat__u16(d, id);
+	kt_dat__u32(d, size);
+	kt_dat__write(d, data, size);
+}
+
+/*
+ * Version 6: the metadata in a fixed order, options, then the top-level
+ * buffer's flyrecord. Each instance is a BUFFER option (offset, name)
+ * pointing at its own "flyrecord" table; trace-cmd reads the same number
+ * of cpus there as in the file header, and gives instances the file's
+ * trace clock.
+ */
+static int write_v6(struct kt_dat *d)
+{
+	struct kt_buffer *top = d->bufs[0];
+	struct kt_dat_cpu *cpus;
+	uint64_t *buf_opt = NULL, table;
+	char clock[64];
+	uint32_t ncpu = d->nr_cpus;
+	int i, cpu;
+
+	cpus = calloc(d->nr_cpus, sizeof(*cpus));
+	if (d->nr_bufs > 1)
+		buf_opt = calloc(d->nr_bufs, sizeof(*buf_opt));
+	if (!cpus || (d->nr_bufs > 1 && !buf_opt)) {
+		free(cpus);
+		return -ENOMEM;
+	}
+	kt_dat__magic(d, "6");
+	kt_dat__header_info(d);
+	kt_dat__ftrace_formats(d);
+	kt_dat__event_formats(d);
+	kt_dat__kallsyms(d);
+	kt_dat__printk(d);
+	kt_dat__cmdlines(d);
+	kt_dat__u32(d, ncpu);
+
+	kt_dat__write(d, "options  ", 10);
+	write_option(d, DAT_OPT_CPUCOUNT, &ncpu, 4);
+	kt_dat__clock_text(top, clock, sizeof(clock));
+	write_option(d, DAT_OPT_TRACECLOCK, clock, strlen(clock) + 1);
+	for (cpu = 0; cpu < kt_buffer__nr_cpus(top); cpu++) {
+		size_t len;
+		char *stat = kt_dat__cpustat(top, cpu, &len);
+
+		if (stat)
+			write_option(d, DAT_OPT_CPUSTAT, stat, len);
+		free(stat);
+	}
+	for (i = 1; i < d->nr_bufs; i++) {
+		const char *name = kt_buffer__name(d->bufs[i]);
+
+		kt_dat__u16(d, DAT_OPT_BUFFER);
+		kt_dat__u32(d, 8 + strlen(name) + 1);
+		buf_opt[i] = kt_dat__tell(d);
+		kt_dat__u64(d, 0);
+		kt_dat__str(d, name);
+	}
+	kt_dat__u16(d, DAT_OPT_DONE);
+
+	table = write_flyrecord_table(d);
+	/* read right after the table because of the TRACECLOCK option */
+	kt_dat__u64(d, strlen(clock));
+	kt_dat__write(d, clock, strlen(clock));
+	kt_dat__cpu_data(d, top, cpus);
+	patch_flyrecord_table(d, table, cpus);
+
+	for (i = 1; i < d->nr_bufs && !d->err; i++) {
+		kt_dat__patch_u64(d, buf_opt[i], kt_dat__tell(d));
+		table = write_flyrecord_table(d);
+		kt_dat__cpu_data(d, d->bufs[i], cpus);
+		patch_flyrecord_table(d, table, cpus);
+	}
+	free(buf_opt);
+	free(cpus);
+	return d->err;
+}
+
+/* ----- entry ----- */
+
+static int copy_file(FILE *from, FILE *to)
+{
+	char buf[65536];
+	size_t n;
+
+	if (fseeko(from, 0, SEEK_SET))
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0) {
+		if (fwrite(buf, 1, n, to) != n)
+			return -EIO;
+	}
+	return ferror(from) ? -EIO : 0;
+}
+
+int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *out,
+			    const struct kt_tracedat_opts *opts)
+{
+	struct kt_dat d = { .s = s, .f = out };
+	int version = opts && opts->sz >= offsetof(struct kt_tracedat_opts, version) + sizeof(int)
+		      ? opts->version : 0;
+	FILE *spool = NULL;
+	int i, err;
+
+	if (!version) {
+		const char *env = getenv("KTRACE_DAT_VERSION");
+
+		version = env ? atoi(env) : KT_TRACEDAT_DEFAULT_VERSION;
+	}
+	if (version != 6 && version != 7)
+		return kt_err(EINVAL, "trace.dat version %d: only 6 and 7 are written", version);
+	if (s->l.dp_commit.size != 4 && s->l.dp_commit.size != 8)
+		return kt_err(EINVAL, "buffer_data_page.commit of %u bytes", s->l.dp_commit.size);
+
+	d.bufs = calloc(kt_session__buffer_cnt(s) + 1, sizeof(*d.bufs));
+	if (!d.bufs)
+		return -ENOMEM;
+	if (only) {
+		d.bufs[d.nr_bufs++] = only;
+	} else {
+		/* the global buffer first: it is the file's top-level buffer */
+		for (i = 0; i < kt_session__buffer_cnt(s); i++)
+			if (kt_buffer__is_global(kt_session__buffer(s, i)))
+				d.bufs[d.nr_bufs++] = kt_session__buffer(s, i);
+		for (i = 0; i < kt_session__buffer_cnt(s); i++)
+			if (!kt_buffer__is_global(kt_session__buffer(s, i)))
+				d.bufs[d.nr_bufs++] = kt_session__buffer(s, i);
+	}
+	if (!d.nr_bufs) {
+		free(d.bufs);
+		return kt_err(ENOENT, "no trace buffer to write");
+	}
+	d.page_size = s->l.page_size ? s->l.page_size : 4096;
+	for (i = 0; i < d.nr_bufs; i++) {
+		uint32_t sb = kt_buffer__subbuf_size(d.bufs[i]);
+
+		if (!sb || (sb & (sb - 1)) || sb > KT_MAX_SUBBUF) {
+			free(d.bufs);
+			return kt_err(EINVAL, "%s: sub-buffer size %u is not a power of two",
+				      kt_buffer__name(d.bufs[i]), sb);
+		}
+		if (sb > d.page_size)
+			d.page_size = sb;
+		if (kt_buffer__nr_cpus(d.bufs[i]) > d.nr_cpus)
+			d.nr_cpus = kt_buffer__nr_cpus(d.bufs[i]);
+	}
+	d.page = malloc(d.page_size);
+	if (!d.page) {
+		free(d.bufs);
+		return -ENOMEM;
+	}
+
+	/* offsets are patched in place: spool a pipe through a temporary file */
+	d.base = ftello(out);
+	if (d.base < 0) {
+		spool = tmpfile();
+		if (!spool) {
+			err = kt_err(errno, "cannot create a temporary file for trace.dat: %s",
+				     strerror(errno));
+			goto out;
+		}
+		d.f = spool;
+		d.base = 0;
+	}
+	err = version == 6 ? write_v6(&d) : kt_dat__write_v7(&d);
+	if (!err && fflush(d.f))
+		err = -errno;
+	if (!err && spool)
+		err = copy_file(spool, out);
+	if (err == -EIO || (err && err != -ENOMEM && err != -EFBIG))
+		kt_err(-err, "writing trace.dat: %s", strerror(-err));
+out:
+	if (spool)
+		fclose(spool);
+	free(d.page);
+	free(d.bufs);
+	return err;
+}
 
 int kt_tracedat__write(struct kt_session *s, struct kt_buffer *only, FILE *out)
 {
-	return kt_err(ENOTSUP, "trace.dat output is not implemented yet");
+	return kt_tracedat__write_opts(s, only, out, NULL);
 }
