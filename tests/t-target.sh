@@ -3,7 +3,7 @@
 #
 # usage: tests/t-target.sh [PROBE]
 #   PROBE  the probe-target binary (default: $PROBE_TARGET, else
-#          tests/unit/probe-target next to this script)
+#          $O/tests/probe-target as the Makefile builds it, O=build)
 #
 # For each $KTRACE_CACHE/vmcores/<case>/ with a case.env, runs probe-target
 # on every format there (vmcore.elf, vmcore.kdump, vmcore.flat; vmcore.d31
@@ -14,7 +14,9 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${KTRACE_CACHE:-$HOME/.cache/ktrace}
-probe=${1:-${PROBE_TARGET:-$here/unit/probe-target}}
+o=${O:-build}
+case $o in /*) ;; *) o=$here/../$o ;; esac
+probe=${1:-${PROBE_TARGET:-$o/tests/probe-target}}
 
 if [ ! -x "$probe" ]; then
 	echo "not ok - probe-target not built: $probe"
