@@ -119,6 +119,7 @@ static struct kt_buffer *buffer_load(struct kt_session *s, uint64_t tr, bool glo
 	if (!b)
 		return NULL;
 	b->s = s;
+	b->hash_ptr = -1;
 	b->tr = tr;
 	b->global = global;
 	if (global) {

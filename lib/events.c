@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "fmt.h"
 
 struct strbuf {
 	char *buf;
@@ -144,6 +145,7 @@ static int load_call(struct kt_session *s, uint64_t call, uint64_t common,
 	int nr, err;
 
 	e->call = call;
+	e->s = s;
 	if (kt_read_member(s, call, &l->call_class, &class) ||
 	    kt_read_member(s, call, &l->call_event_type, &id) ||
 	    kt_read_member(s, call, &l->call_print_fmt, &fmt) ||
@@ -165,7 +167,7 @@ static int load_call(struct kt_session *s, uint64_t call, uint64_t common,
 	if (print_fields(s, class + l->class_fields.off, &sb, &nr))
 		goto bad;
 	sb_printf(&sb, "\nprint fmt: %s\n", print_fmt ? print_fmt : "\"\"");
-	free(print_fmt);
+	e->print_fmt = print_fmt ? print_fmt : strdup("\"\"");
 	if (sb.oom) {
 		free(sb.buf);
 		return -ENOMEM;
@@ -221,6 +223,7 @@ int kt_events__load(struct kt_session *s)
 		if (load_call(s, call, common, e)) {
 			free(e->name);
 			free(e->system);
+			free(e->print_fmt);
 			bad++;
 		} else {
 			s->nr_events++;
@@ -245,6 +248,8 @@ void kt_events__free(struct kt_session *s)
 		free(s->events[i].name);
 		free(s->events[i].system);
 		free(s->events[i].format);
+		free(s->events[i].print_fmt);
+		free(s->events[i].resolved);
 	}
 	free(s->events);
 	s->events = NULL;
@@ -268,4 +273,28 @@ const struct kt_event *kt_session__find_event(const struct kt_session *s, int id
 int kt_event__id(const struct kt_event *e) { return e->id; }
 const char *kt_event__system(const struct kt_event *e) { return e->system; }
 const char *kt_event__name(const struct kt_event *e) { return e->name; }
-const char *kt_event__format(const struct kt_event *e) { return e->format; }
+/*
+ * The format with enumerator names in print_fmt replaced by their values
+ * (see fmt.c), built on first use: it costs debuginfo lookups.
+ */
+const char *kt_event__format(const struct kt_event *ce)
+{
+	struct kt_event *e = (struct kt_event *)ce;
+	const char *pf;
+	char *res;
+	size_t head;
+
+	if (e->resolved)
+		return e->resolved;
+	pf = strstr(e->format, "\nprint fmt: ");
+	if (!pf || !e->print_fmt)
+		return e->format;
+	head = pf - e->format;
+	res = kt_fmt__resolve_enums(e->s, e->print_fmt);
+	if (!res)
+		return e->format;
+	if (asprintf(&e->resolved, "%.*s\nprint fmt: %s\n", (int)head, e->format, res) < 0)
+		e->resolved = NULL;
+	free(res);
+	return e->resolved ? e->resolved : e->format;
+}

@@ -89,10 +89,14 @@ struct kt_layout {
 };
 
 struct kt_event {
+	struct kt_session *s;
 	int id;
 	char *system;
 	char *name;
-	char *format;
+	char *format;		/* as tracefs shows it */
+	char *print_fmt;	/* as in the dump */
+	char *resolved;		/* format with enumerators resolved (lazy) */
+	bool tep_tried;
 	uint64_t call;	/* kernel address of the trace_event_call */
 };
 
@@ -104,6 +108,7 @@ struct kt_cpu {
 
 struct kt_buffer {
 	struct kt_session *s;
+	int hash_ptr;		/* -1 unknown, 0 raw %px, 1 hashed */
 	char *name;
 	bool global;
 	uint64_t tr;		/* struct trace_array * */
@@ -117,6 +122,13 @@ struct kt_buffer {
 
 struct kt_kallsyms;
 struct kt_cmdlines;
+
+struct kt_enum_cache {
+	char **names;
+	int64_t *values;
+	bool *found;
+	size_t n, cap;
+};
 
 struct kt_session {
 	struct kt_target t;
@@ -141,6 +153,11 @@ struct kt_session {
 
 	/* text sink state (libtraceevent handle) */
 	void *tep;
+	struct kt_enum_cache enums;
+	/* %p as the kernel printed it: hashed with ptr_key, or raw */
+	bool ptr_key_ok;
+	uint64_t ptr_key[2];
+	bool no_hash_pointers;
 
 	/* enum-derived values (TRACE_FLAG_*) */
 	struct {

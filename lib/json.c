@@ -143,7 +143,7 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		return -errno;
 	trace_seq_init(&q);
 	while ((ret = kt_iter__next(it, &r)) > 0) {
-		struct tep_event *ev = tep_find_event(tep, r.type);
+		struct tep_event *ev = kt_render__find_event(s, r.type);
 		uint64_t us = (r.ts + 500) / 1000;
 
 		if (n++ < skip)
@@ -187,7 +187,7 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		}
 		fputs("},\"text\":", out);
 		trace_seq_reset(&q);
-		kt_render__event(s, &r, &q);
+		kt_render__event(s, b, &r, &q);
 		trace_seq_terminate(&q);
 		json_str(out, q.buffer, q.len);
 		fputs("}\n", out);

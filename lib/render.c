@@ -13,6 +13,7 @@
 #include <event-parse.h>
 #include "internal.h"
 #include "render.h"
+#include "fmt.h"
 
 static char *resolve_func(void *priv, unsigned long long *addrp, char **modp)
 {
@@ -34,10 +35,45 @@ void kt_text__free_tep(struct kt_session *s)
 	s->tep = NULL;
 }
 
+/* the buffer being rendered, for __kt_ptr(), which gets no private data */
+static __thread struct kt_buffer *render_buffer;
+
+/*
+ * %p as vsprintf printed it in this trace array: NULL and error pointers
+ * raw (since 5.3), else hashed with the boot's ptr_key unless the
+ * hash-ptr option was off or no_hash_pointers was given.
+ */
+static unsigned long long print_ptr(struct trace_seq *q, unsigned long long *args)
+{
+	struct kt_buffer *b = render_buffer;
+	uint64_t v = args[0];
+
+	if (b && b->hash_ptr == 1 && v && v < (uint64_t)-4095 && b->s->ptr_key_ok)
+		v = kt_siphash_1u64(v, b->s->ptr_key) & 0xffffffffULL;
+	trace_seq_printf(q, "%016llx", (unsigned long long)v);
+	return 0;
+}
+
+static void probe_hash(struct kt_session *s, struct kt_buffer *b)
+{
+	uint64_t off, size, flags, addr;
+	int64_t bit;
+	uint8_t nhp = 0;
+
+	b->hash_ptr = 1;
+	if (s->t.enumerator && !s->t.enumerator(s->t.priv, "TRACE_ITER_HASH_PTR_BIT", &bit) &&
+	    bit >= 0 && bit < 64 &&
+	    !s->t.member(s->t.priv, "struct trace_array", "trace_flags", &off, &size) &&
+	    !kt_read_u32(s, b->tr + off, (uint32_t *)&flags))
+		b->hash_ptr = !!((uint32_t)flags & (1U << bit));
+	if (!kt_symbol(s, "no_hash_pointers", &addr) && !kt_read(s, addr, &nhp, 1) && nhp)
+		b->hash_ptr = 0;
+}
+
 struct tep_handle *kt_render__tep(struct kt_session *s)
 {
 	struct tep_handle *tep;
-	int i, failed = 0;
+	uint64_t addr;
 
 	if (s->tep)
 		return s->tep;
@@ -51,17 +87,54 @@ struct tep_handle *kt_render__tep(struct kt_session *s)
 	tep_set_cpus(tep, s->nr_cpu_ids);
 	tep_parse_header_page(tep, s->header_page, strlen(s->header_page), 8);
 	tep_set_function_resolver(tep, resolve_func, s);
-	for (i = 0; i < s->nr_events; i++) {
-		struct kt_event *e = &s->events[i];
-
-		if (tep_parse_event(tep, e->format, strlen(e->format), e->system))
-			failed++;
-	}
-	if (failed)
-		kt_warn(s, "libtraceevent could not parse %d of %d event formats", failed,
-			s->nr_events);
+	tep_register_print_function(tep, print_ptr, TEP_FUNC_ARG_VOID, "__kt_ptr",
+				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_VOID);
+	if (!kt_symbol(s, "ptr_key", &addr) && !kt_read(s, addr, s->ptr_key, 16))
+		s->ptr_key_ok = true;
 	s->tep = tep;
 	return tep;
+}
+
+/*
+ * The libtraceevent event for @id, parsed on first use from the format
+ * with enumerators resolved and bare %p routed through __kt_ptr().
+ */
+struct tep_event *kt_render__find_event(struct kt_session *s, int id)
+{
+	struct tep_handle *tep = kt_render__tep(s);
+	struct kt_event *e;
+	const char *fmt, *pf;
+	char *body = NULL, *text = NULL;
+	struct tep_event *ev;
+
+	if (!tep)
+		return NULL;
+	ev = tep_find_event(tep, id);
+	if (ev)
+		return ev;
+	e = (struct kt_event *)kt_session__find_event(s, id);
+	if (!e || e->tep_tried)
+		return NULL;
+	e->tep_tried = true;
+	fmt = kt_event__format(e);
+	pf = strstr(fmt, "\nprint fmt: ");
+	if (pf) {
+		char *line = strdup(pf + strlen("\nprint fmt: "));
+
+		if (line) {
+			line[strcspn(line, "\n")] = 0;
+			body = kt_fmt__for_tep(line);
+			free(line);
+		}
+	}
+	if (body && asprintf(&text, "%.*s\nprint fmt: %s\n", (int)(pf - fmt), fmt, body) < 0)
+		text = NULL;
+	free(body);
+	if (tep_parse_event(tep, text ? text : fmt, strlen(text ? text : fmt), e->system))
+		kt_warn(s, "libtraceevent cannot parse the format of %s:%s (id %d)",
+			e->system, e->name, e->id);
+	free(text);
+	return tep_find_event(tep, id);
 }
 
 /* %ps: the symbol name alone, or the address when none is known */
@@ -239,7 +312,8 @@ bool kt_render__clock_in_ns(const struct kt_buffer *b)
 }
 
 /* The event part of the line: "name: info" (tracepoints) or the ftrace text. */
-int kt_render__event(struct kt_session *s, const struct kt_record *r, struct trace_seq *q)
+int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
+		     struct trace_seq *q)
 {
 	struct tep_handle *tep = kt_render__tep(s);
 	struct tep_record rec = { 0 };
@@ -247,7 +321,10 @@ int kt_render__event(struct kt_session *s, const struct kt_record *r, struct tra
 
 	if (!tep)
 		return -ENOMEM;
-	ev = tep_find_event(tep, r->type);
+	ev = kt_render__find_event(s, r->type);
+	if (b->hash_ptr < 0)
+		probe_hash(s, b);
+	render_buffer = b;
 	if (!ev) {
 		trace_seq_printf(q, "Unknown type %d", r->type);
 		return -ENOENT;

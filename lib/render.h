@@ -8,7 +8,9 @@
 struct tep_handle *kt_render__tep(struct kt_session *s);
 void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
 			struct trace_seq *q);
-int kt_render__event(struct kt_session *s, const struct kt_record *r, struct trace_seq *q);
+int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
+		     struct trace_seq *q);
+struct tep_event *kt_render__find_event(struct kt_session *s, int id);
 bool kt_render__clock_in_ns(const struct kt_buffer *b);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "fmt.h"
 
 void kt_text__free_tep(struct kt_session *s);
 
@@ -130,6 +131,7 @@ void kt_session__free(struct kt_session *s)
 	if (!s)
 		return;
 	kt_text__free_tep(s);
+	kt_fmt__free(s);
 	for (i = 0; i < s->nr_buffers; i++)
 		kt_buffer__free(s->buffers[i]);
 	free(s->buffers);

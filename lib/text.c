@@ -134,7 +134,7 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", r.cpu);
 		}
 		kt_render__context(s, b, &r, &q);
-		if (kt_render__event(s, &r, &q) == -ENOENT)
+		if (kt_render__event(s, b, &r, &q) == -ENOENT)
 			b->loss.events_unknown++;
 		trace_seq_putc(&q, '\n');
 		trace_seq_terminate(&q);

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * print_fmt, made printable outside the kernel.
+ *
+ * 1. Enumerators. TP_printk() arguments like __print_symbolic(REC->mode,
+ *    { HRTIMER_MODE_ABS, "ABS" }) reach the format file as names; the
+ *    kernel's own output code was compiled with their values, and only
+ *    TRACE_DEFINE_ENUM'd names are rewritten at boot (trace_event_eval_
+ *    update()). We do for every name what that does for some: ask the
+ *    debuginfo for the value and write it in.
+ * 2. Bare %p. The kernel prints it through vsprintf: hashed with
+ *    siphash and the boot's ptr_key (lib/vsprintf.c ptr_to_hashval()),
+ *    or raw when the trace array's hash-ptr option is off (then
+ *    trace_event_format() turns %p into %px). libtraceevent prints
+ *    "0x...". For rendering, each bare %p becomes %s over a print
+ *    function that prints what the kernel would.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "fmt.h"
+
+struct sb {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+static void sb_add(struct sb *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = (b->len + n + 1) * 2;
+		char *np = realloc(b->p, cap);
+
+		if (!np) {
+			b->oom = true;
+			return;
+		}
+		b->p = np;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+static void sb_str(struct sb *b, const char *s) { sb_add(b, s, strlen(s)); }
+
+/* end of the quoted format string starting at @p (at the opening quote) */
+static const char *skip_quoted(const char *p)
+{
+	char q = *p++;
+
+	while (*p && *p != q) {
+		if (*p == '\\' && p[1])
+			p++;
+		p++;
+	}
+	return *p ? p + 1 : p;
+}
+
+static int lookup_enum(struct kt_session *s, const char *name, int64_t *value)
+{
+	struct kt_enum_cache *c = &s->enums;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		if (!strcmp(c->names[i], name)) {
+			*value = c->values[i];
+			return c->found[i] ? 0 : -ENOENT;
+		}
+	}
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		char **nn = realloc(c->names, cap * sizeof(*nn));
+		int64_t *nv;
+		bool *nf;
+
+		if (!nn)
+			return -ENOMEM;
+		c->names = nn;
+		nv = realloc(c->values, cap * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		c->values = nv;
+		nf = realloc(c->found, cap * sizeof(*nf));
+		if (!nf)
+			return -ENOMEM;
+		c->found = nf;
+		c->cap = cap;
+	}
+	c->names[c->n] = strdup(name);
+	if (!c->names[c->n])
+		return -ENOMEM;
+	c->found[c->n] = s->t.enumerator && !s->t.enumerator(s->t.priv, name, value);
+	c->values[c->n] = c->found[c->n] ? *value : 0;
+	return c->found[c->n++] ? 0 : -ENOENT;
+}
+
+void kt_fmt__free(struct kt_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->enums.n; i++)
+		free(s->enums.names[i]);
+	free(s->enums.names);
+	free(s->enums.values);
+	free(s->enums.found);
+	memset(&s->enums, 0, sizeof(s->enums));
+}
+
+/* an enumerator candidate: upper case, digits and '_', not a macro call */
+static bool enum_candidate(const char *id, size_t n, const char *after)
+{
+	size_t i;
+	bool upper = false;
+
+	if (n < 2 || n > 127 || !strncmp(id, "REC", n))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (islower((unsigned char)id[i]))
+			return false;
+		upper |= isupper((unsigned char)id[i]);
+	}
+	while (*after == ' ')
+		after++;
+	return upper && *after != '(';
+}
+
+/* Replace enumerator names in the argument part @args with their values. */
+static void resolve_args(struct kt_session *s, struct sb *out, const char *args)
+{
+	const char *p = args;
+
+	while (*p) {
+		if (*p == '"' || *p == '\'') {
+			const char *e = skip_quoted(p);
+
+			sb_add(out, p, e - p);
+			p = e;
+		} else if (isalpha((unsigned char)*p) || *p == '_') {
+			const char *e = p;
+			char name[128];
+			int64_t v;
+			bool member = (p - args >= 2 && p[-1] == '>' && p[-2] == '-') ||
+				      (p > args && p[-1] == '.');
+
+			while (isalnum((unsigned char)*e) || *e == '_')
+				e++;
+			if (!member && enum_candidate(p, e - p, e)) {
+				memcpy(name, p, e - p);
+				name[e - p] = 0;
+				if (!lookup_enum(s, name, &v)) {
+					char num[32];
+
+					snprintf(num, sizeof(num), v < 0 ? "(%lld)" : "%lld",
+						 (long long)v);
+					sb_str(out, num);
+					p = e;
+					continue;
+				}
+			}
+			sb_add(out, p, e - p);
+			p = e;
+		} else if (isdigit((unsigned char)*p)) {
+			const char *e = p;
+
+			while (isalnum((unsigned char)*e))
+				e++;
+			sb_add(out, p, e - p);
+			p = e;
+		} else {
+			sb_add(out, p, 1);
+			p++;
+		}
+	}
+}
+
+char *kt_fmt__resolve_enums(struct kt_session *s, const char *print_fmt)
+{
+	struct sb out = { 0 };
+	const char *end;
+
+	if (*print_fmt != '"')
+		return strdup(print_fmt);
+	end = skip_quoted(print_fmt);
+	sb_add(&out, print_fmt, end - print_fmt);
+	resolve_args(s, &out, end);
+	if (out.oom) {
+		free(out.p);
+		return NULL;
+	}
+	return out.p ? out.p : strdup(print_fmt);
+}
+
+/* Split "arg, arg, ..." at top-level commas; returns the count (max @max). */
+static int split_args(const char *p, const char **start, size_t *len, int max)
+{
+	int n = 0, depth = 0;
+	const char *a;
+
+	while (*p == ' ' || *p == ',') {
+		if (*p == ',')
+			break;
+		p++;
+	}
+	if (*p != ',')
+		return 0;
+	p++;
+	a = p;
+	for (;; p++) {
+		if (*p == '"' || *p == '\'') {
+			p = skip_quoted(p) - 1;
+			continue;
+		}
+		if (*p == '(' || *p == '{' || *p == '[')
+			depth++;
+		else if ((*p == ')' || *p == '}' || *p == ']') && depth)
+			depth--;
+		if (!*p || (*p == ',' && !depth)) {
+			if (n < max) {
+				start[n] = a;
+				len[n] = p - a;
+			}
+			n++;
+			if (!*p)
+				break;
+			a = p + 1;
+		}
+	}
+	return n < max ? n : max;
+}
+
+#define MAX_ARGS 64
+
+char *kt_fmt__for_tep(const char *print_fmt)
+{
+	const char *astart[MAX_ARGS];
+	size_t alen[MAX_ARGS];
+	bool wrap[MAX_ARGS] = { false };
+	struct sb out = { 0 };
+	const char *end, *p;
+	int nargs, arg = 0, i;
+	bool any = false;
+
+	if (*print_fmt != '"')
+		return strdup(print_fmt);
+	end = skip_quoted(print_fmt);
+	nargs = split_args(end, astart, alen, MAX_ARGS);
+	/* walk the conversions of the format, counting arguments */
+	for (p = print_fmt + 1; p < end - 1; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p != '%')
+			continue;
+		if (p[1] == '%') {
+			p++;
+			continue;
+		}
+		p++;
+		while (strchr("-+ #0", *p))
+			p++;
+		if (*p == '*') {
+			arg++;
+			p++;
+		}
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (*p == '.') {
+			p++;
+			if (*p == '*') {
+				arg++;
+				p++;
+			}
+			while (isdigit((unsigned char)*p))
+				p++;
+		}
+		while (strchr("hlLqjzt", *p) && *p)
+			p++;
+		if (*p == 'p' && !isalnum((unsigned char)p[1]) && arg < nargs) {
+			wrap[arg] = true;
+			any = true;
+		}
+		arg++;
+	}
+	if (!any)
+		return strdup(print_fmt);
+	/* rewrite: bare %p -> %s, its argument -> __kt_ptr(argument) */
+	for (p = print_fmt; p < end; p++) {
+		sb_add(&out, p, 1);
+		if (*p == '\\' && p[1] && p + 1 < end) {
+			sb_add(&out, ++p, 1);
+			continue;
+		}
+		if (*p == '%' && p + 1 < end && p[1] == '%') {
+			sb_add(&out, ++p, 1);
+			continue;
+		}
+		if (*p == '%') {
+			const char *q = p + 1;
+
+			while (q < end && strchr("-+ #0123456789.*hlLqjzt", *q) && *q)
+				q++;
+			if (*q == 'p' && !isalnum((unsigned char)q[1])) {
+				sb_add(&out, p + 1, q - p - 1);
+				sb_str(&out, "s");
+				p = q;
+			}
+		}
+	}
+	arg = 0;
+	for (i = 0; i < nargs; i++) {
+		sb_str(&out, ", ");
+		if (wrap[i]) {
+			sb_str(&out, "__kt_ptr(");
+			sb_add(&out, astart[i], alen[i]);
+			sb_str(&out, ")");
+		} else {
+			sb_add(&out, astart[i], alen[i]);
+		}
+	}
+	if (out.oom) {
+		free(out.p);
+		return NULL;
+	}
+	return out.p;
+}
+
+/* SipHash-2-4 of one 64-bit word (lib/siphash.c siphash_1u64) */
+#define ROL64(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND							\
+	do {								\
+		v0 += v1; v1 = ROL64(v1, 13); v1 ^= v0; v0 = ROL64(v0, 32); \
+		v2 += v3; v3 = ROL64(v3, 16); v3 ^= v2;			\
+		v0 += v3; v3 = ROL64(v3, 21); v3 ^= v0;			\
+		v2 += v1; v1 = ROL64(v1, 17); v1 ^= v2; v2 = ROL64(v2, 32); \
+	} while (0)
+
+uint64_t kt_siphash_1u64(uint64_t first, const uint64_t key[2])
+{
+	uint64_t v0 = 0x736f6d6570736575ULL ^ key[0];
+	uint64_t v1 = 0x646f72616e646f6dULL ^ key[1];
+	uint64_t v2 = 0x6c7967656e657261ULL ^ key[0];
+	uint64_t v3 = 0x7465646279746573ULL ^ key[1];
+	uint64_t b = 8ULL << 56;
+
+	v3 ^= first;
+	SIPROUND;
+	SIPROUND;
+	v0 ^= first;
+	v3 ^= b;
+	SIPROUND;
+	SIPROUND;
+	v0 ^= b;
+	v2 ^= 0xff;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	return (v0 ^ v1) ^ (v2 ^ v3);
+}
