@@ -39,9 +39,11 @@ void kt_text__free_tep(struct kt_session *s)
 static __thread struct kt_buffer *render_buffer;
 
 /*
- * %p as vsprintf printed it in this trace array: NULL and error pointers
- * raw (since 5.3), else hashed with the boot's ptr_key unless the
- * hash-ptr option was off or no_hash_pointers was given.
+ * %p as the trace file printed it. Before the hash-ptr option (5.11,
+ * TRACE_ITER_HASH_PTR) event output showed the raw pointer; since, the
+ * option (on by default) hashes it like vsprintf: siphash with the boot's
+ * ptr_key, the low 32 bits, NULL and error pointers left raw; the
+ * no_hash_pointers boot option turns hashing off.
  */
 static unsigned long long print_ptr(struct trace_seq *q, unsigned long long *args)
 {
@@ -60,7 +62,7 @@ static void probe_hash(struct kt_session *s, struct kt_buffer *b)
 	int64_t bit;
 	uint8_t nhp = 0;
 
-	b->hash_ptr = 1;
+	b->hash_ptr = 0;
 	if (s->t.enumerator && !s->t.enumerator(s->t.priv, "TRACE_ITER_HASH_PTR_BIT", &bit) &&
 	    bit >= 0 && bit < 64 &&
 	    !s->t.member(s->t.priv, "struct trace_array", "trace_flags", &off, &size) &&
