@@ -140,7 +140,7 @@ static struct kt_buffer *buffer_load(struct kt_session *s, uint64_t tr, bool glo
 	if (subbuf_size(s, b))
 		goto fail;
 	buffer_clock(s, b);
-	if (kt_read_member(s, b->rb, &l->rb_cpus, &cpus) ||
+	if ((l->rb_cpus.present && kt_read_member(s, b->rb, &l->rb_cpus, &cpus)) ||
 	    kt_read_member(s, b->rb, &l->rb_buffers, &buffers)) {
 		kt_err(EFAULT, "%s: cannot read %s at 0x%llx", b->name, l->rb_type,
 		       (unsigned long long)b->rb);

@@ -20,7 +20,8 @@ struct probe {
 
 static const struct probe probes[] = {
 	/* kernel/trace/ring_buffer.c */
-	P(rb_cpus, RB, "cpus", true),
+	/* gone in 6.12; nr_cpu_ids bounds the buffers[] array anyway */
+	P(rb_cpus, RB, "cpus", false),
 	P(rb_buffers, RB, "buffers", true),
 	P(rb_clock, RB, "clock", false),
 	/* 6.8 (commit 2808e31ec12e): variable sub-buffer size */
@@ -122,7 +123,7 @@ static int probe_buffer_types(struct kt_session *s)
 			kt_err(ENOENT, "struct array_buffer has no member buffer") : 0;
 	}
 	if (!probe_member(s, "struct trace_array", "trace_buffer", &l->tr_array_buffer) &&
-	    !probe_member(s, "struct ring_buffer", "cpus", &m)) {
+	    !probe_member(s, "struct ring_buffer", "buffers", &m)) {
 		l->rb_type = "struct ring_buffer";
 		return probe_member(s, "struct trace_buffer", "buffer", &l->ab_buffer) ?
 			kt_err(ENOENT, "struct trace_buffer has no member buffer") : 0;
