@@ -1,0 +1,112 @@
+#!/bin/bash
+# t-fixtures.sh - check the generated vmcores with tools we did not write
+#
+# For each case made by scripts/make-vmcores (in $KTRACE_CACHE/vmcores, or
+# only those in $KTRACE_CASES): case.env has the contract's keys and the truth
+# files; crash opens vmcore.elf and vmcore.kdump with the case's vmlinux and
+# its log shows the sysrq panic (trixie's crash 8.0.6 for 6.12: bookworm's
+# 8.0.2 cannot open those), and so does vmcore.flat (crash reads the
+# flattened format); makedumpfile --dump-dmesg reads vmcore.kdump, and
+# makedumpfile -R rearranges vmcore.flat.
+# Exit 0 pass, 1 fail, 77 skip.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+KTRACE_CACHE=${KTRACE_CACHE:-$HOME/.cache/ktrace}
+vmcores=$KTRACE_CACHE/vmcores
+pass=0 fail=0 skip=0
+ok() { echo "ok - $*"; pass=$((pass + 1)); }
+notok() { echo "not ok - $*"; fail=$((fail + 1)); }
+skipped() { echo "ok - # SKIP $*"; skip=$((skip + 1)); }
+work=$(mktemp -d "${TMPDIR:-/tmp}/t-fixtures.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+cases=${KTRACE_CASES:-$(cd "$vmcores" 2>/dev/null && ls -d -- */ 2>/dev/null | tr -d /)}
+found=
+for c in $cases; do [ -e "$vmcores/$c/case.env" ] && found="$found $c"; done
+if [ -z "$found" ]; then
+	echo "SKIP: no vmcores in $vmcores (make them with scripts/make-vmcores)"
+	exit 77
+fi
+for t in crash makedumpfile; do
+	command -v $t >/dev/null || { echo "SKIP: $t is not installed (scripts/install-deps)"; exit 77; }
+done
+
+# crash for a release: bookworm's for < 6.12 (it knows those layouts), else
+# trixie's, fetched on first use.
+crash_for() {
+	case $1 in
+	5.* | 6.[0-9].* | 6.1[01].*) command -v crash ;;
+	*) "$top/scripts/fetch-crash-trixie" 2>"$work/fetch.log" || return 1 ;;
+	esac
+}
+
+printf 'log | tail -n 40\nsys\nq\n' >"$work/crash.cmds"
+panic_re='sysrq: Trigger a crash|Kernel panic - not syncing|sysrq triggered crash'
+
+for c in $found; do
+	dir=$vmcores/$c
+	echo "# $c"
+	(
+		CASE= RELEASE= VMLINUX= SYSTEM_MAP= CPUS= INSTANCES= WRAPPED= SUBBUF_KB= FORMATS=
+		. "$dir/case.env"
+		miss=
+		for k in CASE RELEASE VMLINUX SYSTEM_MAP CPUS INSTANCES WRAPPED SUBBUF_KB FORMATS; do
+			[ -n "$(eval echo "\$$k")" ] || miss="$miss $k"
+		done
+		for b in $INSTANCES; do
+			[ -n "$(eval echo "\${LAST_MARKER_$b:-}")" ] || miss="$miss LAST_MARKER_$b"
+			[ -s "$dir/truth/$b.trace" ] || miss="$miss truth/$b.trace"
+		done
+		[ -r "$VMLINUX" ] || miss="$miss VMLINUX($VMLINUX)"
+		[ -z "$miss" ]
+		echo "$miss" >"$work/miss"
+	) && ok "$c: case.env has the contract's keys, truth files and vmlinux" ||
+		notok "$c: case.env incomplete:$(cat "$work/miss")"
+	. "$dir/case.env"
+
+	crash_bin=$(crash_for "$RELEASE") || crash_bin=
+	for f in elf kdump flat; do
+		case " $FORMATS " in *" $f "*) ;; *) continue ;; esac
+		if [ -z "$crash_bin" ]; then
+			skipped "$c: crash vmcore.$f (no crash for $RELEASE: $(tail -n1 "$work/fetch.log"))"
+			continue
+		fi
+		timeout 600 "$crash_bin" -s "$VMLINUX" "$dir/vmcore.$f" -i "$work/crash.cmds" \
+			>"$work/crash.out" 2>&1 </dev/null
+		if grep -Eq "$panic_re" "$work/crash.out"; then
+			ok "$c: crash opens vmcore.$f and its log shows the sysrq panic"
+		else
+			notok "$c: crash on vmcore.$f (${crash_bin##*/cache/}): $(grep -v '^$' "$work/crash.out" | tail -n 3 | tr '\n' ' ')"
+		fi
+	done
+
+	dmesg_check() { # FILE WHAT
+		rm -f "$work/dmesg"
+		if makedumpfile --dump-dmesg "$1" "$work/dmesg" >"$work/md.out" 2>&1 &&
+			grep -Eq "$panic_re" "$work/dmesg"; then
+			ok "$c: makedumpfile --dump-dmesg reads $2 and finds the panic"
+		else
+			notok "$c: makedumpfile --dump-dmesg $2: $(tail -n 2 "$work/md.out" | tr '\n' ' ')"
+		fi
+	}
+	case " $FORMATS " in *" kdump "*) dmesg_check "$dir/vmcore.kdump" vmcore.kdump ;; esac
+	# QEMU's kdump-zlib is makedumpfile's flattened format: -R rearranges it.
+	# makedumpfile 1.7.2 cannot then read it (its header gives phys_base 0
+	# for a KASLR-relocated kernel), crash can: checked above.
+	case " $FORMATS " in *" flat "*)
+		if makedumpfile -R "$work/flat.kdump" <"$dir/vmcore.flat" >"$work/md.out" 2>&1 &&
+			[ "$(head -c 8 "$work/flat.kdump")" = "KDUMP   " ]; then
+			ok "$c: makedumpfile -R rearranges vmcore.flat into a kdump-compressed file"
+		else
+			notok "$c: makedumpfile -R cannot rearrange vmcore.flat: $(tail -n 2 "$work/md.out" | tr '\n' ' ')"
+		fi
+		rm -f "$work/flat.kdump"
+		;;
+	esac
+done
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ] || exit 1
+[ $pass -gt 0 ] || exit 77
+exit 0
