@@ -93,13 +93,29 @@ static int subbuf_size(struct kt_session *s, struct kt_buffer *b)
 	uint64_t v;
 
 	b->subbuf_size = l->page_size;
+	/*
+	 * 6.8 (variable sub-buffers): trace_buffer.subbuf_order says
+	 * PAGE_SIZE << order; 6.8's subbuf_size (data size, header excluded)
+	 * was dropped again later, so the order is asked first.
+	 */
+	if (l->rb_subbuf_order.present) {
+		if (kt_read_member(s, b->rb, &l->rb_subbuf_order, &v))
+			return kt_err(EFAULT, "%s: cannot read %s.subbuf_order at 0x%llx",
+				      b->name, l->rb_type, (unsigned long long)b->rb);
+		if (v > 8)
+			return kt_err(EBADMSG, "%s: sub-buffer order %llu in %s at 0x%llx is "
+					       "implausible", b->name, (unsigned long long)v,
+				      l->rb_type, (unsigned long long)b->rb);
+		v = (uint64_t)l->page_size << v;
+		goto check;
+	}
 	if (!l->rb_subbuf_size.present)
 		return 0;
-	/* 6.8+: trace_buffer.subbuf_size is the data size, header excluded */
 	if (kt_read_member(s, b->rb, &l->rb_subbuf_size, &v))
 		return kt_err(EFAULT, "%s: cannot read %s.subbuf_size at 0x%llx", b->name,
 			      l->rb_type, (unsigned long long)b->rb);
 	v += l->dp_data.off;
+check:
 	if (v < l->page_size || v > KT_MAX_SUBBUF || (v & (v - 1)))
 		return kt_err(EBADMSG, "%s: sub-buffer size %llu in %s at 0x%llx is not a "
 				       "power of two between %u and %u", b->name,
