@@ -37,8 +37,16 @@ static void list_events(struct kt_session *s, FILE *out)
 {
 	int i;
 
-	for (i = 0; i < kt_session__event_cnt(s); i++)
-		fprintf(out, "%s\n", kt_event__format(kt_session__event(s, i)));
+	for (i = 0; i < kt_session__event_cnt(s); i++) {
+		const struct kt_event *e = kt_session__event(s, i);
+		const char *f = kt_event__format(e);
+
+		if (f)
+			fprintf(out, "%s\n", f);
+		else
+			fprintf(out, "name: %s\nID: %d\n# format unavailable\n\n",
+				kt_event__name(e), kt_event__id(e));
+	}
 }
 
 static int write_buffer(const struct kx_options *o, struct kt_session *s,

@@ -135,14 +135,11 @@ static int event_name(struct kt_session *s, uint64_t call, char **out)
 	return kt_read_string(s, ptr, 256, out);
 }
 
-static int load_call(struct kt_session *s, uint64_t call, uint64_t common,
-		     struct kt_event *e)
+static int load_call(struct kt_session *s, uint64_t call, struct kt_event *e)
 {
 	const struct kt_layout *l = &s->l;
 	uint64_t class, sys, fmt, id;
-	char *print_fmt = NULL;
-	struct strbuf sb = { 0 };
-	int nr, err;
+	int err;
 
 	e->call = call;
 	e->s = s;
@@ -151,33 +148,75 @@ static int load_call(struct kt_session *s, uint64_t call, uint64_t common,
 	    kt_read_member(s, call, &l->call_print_fmt, &fmt) ||
 	    kt_read_member(s, class, &l->class_system, &sys))
 		return -EFAULT;
+	e->class = class;
 	e->id = (int)id;
 	err = event_name(s, call, &e->name);
 	if (!err)
 		err = kt_read_string(s, sys, 256, &e->system);
 	if (err)
 		return err;
-	if (fmt && kt_read_string(s, fmt, KT_MAX_PRINT_FMT, &print_fmt))
-		print_fmt = NULL;
+	if (!fmt || kt_read_string(s, fmt, KT_MAX_PRINT_FMT, &e->print_fmt))
+		e->print_fmt = strdup("\"\"");
+	return e->print_fmt ? 0 : -ENOMEM;
+}
 
-	sb_printf(&sb, "name: %s\nID: %d\nformat:\n", e->name, e->id);
-	if (common && print_fields(s, common, &sb, &nr))
-		goto bad;
-	sb_printf(&sb, "\n");
-	if (print_fields(s, class + l->class_fields.off, &sb, &nr))
-		goto bad;
-	sb_printf(&sb, "\nprint fmt: %s\n", print_fmt ? print_fmt : "\"\"");
-	e->print_fmt = print_fmt ? print_fmt : strdup("\"\"");
+/*
+ * The list of an event's own fields: trace_event_class.fields, unless the
+ * class has a get_fields() callback. The only such class in the kernel is
+ * the syscall enter class (kernel/trace/trace_syscalls.c), whose fields
+ * hang off the struct syscall_metadata in trace_event_call.data.
+ */
+static int fields_head(struct kt_session *s, struct kt_event *e, uint64_t *head)
+{
+	const struct kt_layout *l = &s->l;
+	uint64_t get_fields = 0, data, off, size;
+
+	*head = e->class + l->class_fields.off;
+	if (!l->class_get_fields.present ||
+	    kt_read_member(s, e->class, &l->class_get_fields, &get_fields) || !get_fields)
+		return 0;
+	if (kt_read_member(s, e->call, &l->call_data, &data) || !data ||
+	    s->t.member(s->t.priv, "struct syscall_metadata", "enter_fields", &off, &size))
+		return kt_err(ENOENT, "%s:%s: fields come from a callback this kernel's "
+				      "debuginfo does not explain", e->system, e->name);
+	*head = data + off;
+	return 0;
+}
+
+static int build_format(struct kt_session *s, struct kt_event *e)
+{
+	struct strbuf sb = { 0 };
+	uint64_t head;
+	int nr;
+
+	if (!s->common_fields && s->common_head) {
+		struct strbuf c = { 0 };
+
+		if (print_fields(s, s->common_head, &c, &nr) || c.oom) {
+			kt_warn(s, "cannot read ftrace_common_fields at 0x%llx",
+				(unsigned long long)s->common_head);
+			free(c.buf);
+			s->common_head = 0;
+		} else {
+			s->common_fields = c.buf ? c.buf : strdup("");
+		}
+	}
+	if (fields_head(s, e, &head))
+		return -ENOENT;
+	sb_printf(&sb, "name: %s\nID: %d\nformat:\n%s\n", e->name, e->id,
+		  s->common_fields ? s->common_fields : "");
+	if (print_fields(s, head, &sb, &nr)) {
+		free(sb.buf);
+		return kt_err(EBADMSG, "%s:%s: cannot read its field list at 0x%llx", e->system,
+			      e->name, (unsigned long long)head);
+	}
+	sb_printf(&sb, "\nprint fmt: %s\n", e->print_fmt);
 	if (sb.oom) {
 		free(sb.buf);
 		return -ENOMEM;
 	}
 	e->format = sb.buf;
 	return 0;
-bad:
-	free(print_fmt);
-	free(sb.buf);
-	return -EBADMSG;
 }
 
 static int cmp_event(const void *a, const void *b)
@@ -190,12 +229,12 @@ static int cmp_event(const void *a, const void *b)
 int kt_events__load(struct kt_session *s)
 {
 	const struct kt_layout *l = &s->l;
-	uint64_t head, pos, common = 0;
+	uint64_t head, pos;
 	int n = 0, bad = 0, cap = 0;
 
 	if (kt_symbol(s, "ftrace_events", &head))
 		return kt_err(ENOENT, "symbol ftrace_events not found");
-	if (kt_symbol(s, "ftrace_common_fields", &common))
+	if (kt_symbol(s, "ftrace_common_fields", &s->common_head))
 		kt_warn(s, "symbol ftrace_common_fields not found: formats lack common fields");
 	if (kt_read_u64(s, head + l->lh_next.off, &pos))
 		return kt_err(EFAULT, "cannot read ftrace_events at 0x%llx",
@@ -220,7 +259,7 @@ int kt_events__load(struct kt_session *s)
 		}
 		e = &s->events[s->nr_events];
 		memset(e, 0, sizeof(*e));
-		if (load_call(s, call, common, e)) {
+		if (load_call(s, call, e)) {
 			free(e->name);
 			free(e->system);
 			free(e->print_fmt);
@@ -252,6 +291,8 @@ void kt_events__free(struct kt_session *s)
 		free(s->events[i].resolved);
 	}
 	free(s->events);
+	free(s->common_fields);
+	s->common_fields = NULL;
 	s->events = NULL;
 	s->nr_events = 0;
 }
@@ -286,8 +327,18 @@ const char *kt_event__format(const struct kt_event *ce)
 
 	if (e->resolved)
 		return e->resolved;
+	if (!e->format) {
+		if (e->format_failed)
+			return NULL;
+		if (build_format(e->s, e)) {
+			e->format_failed = true;
+			kt_warn(e->s, "no format for %s:%s: %s", e->system, e->name,
+				kt_last_error());
+			return NULL;
+		}
+	}
 	pf = strstr(e->format, "\nprint fmt: ");
-	if (!pf || !e->print_fmt)
+	if (!pf)
 		return e->format;
 	head = pf - e->format;
 	res = kt_fmt__resolve_enums(e->s, e->print_fmt);

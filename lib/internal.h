@@ -73,7 +73,7 @@ struct kt_layout {
 	/* event table */
 	struct kt_member call_list, call_class, call_name, call_tp, call_event_type,
 		call_print_fmt, call_flags;
-	struct kt_member class_system, class_fields;
+	struct kt_member class_system, class_fields, class_get_fields, call_data;
 	struct kt_member field_link, field_name, field_type, field_offset, field_size,
 		field_is_signed, field_len;
 	struct kt_member tp_name;
@@ -97,6 +97,8 @@ struct kt_event {
 	char *print_fmt;	/* as in the dump */
 	char *resolved;		/* format with enumerators resolved (lazy) */
 	bool tep_tried;
+	bool format_failed;
+	uint64_t class;		/* struct trace_event_class * */
 	uint64_t call;	/* kernel address of the trace_event_call */
 };
 
@@ -140,6 +142,8 @@ struct kt_session {
 	int nr_buffers;
 
 	struct kt_event *events;	/* sorted by id */
+	uint64_t common_head;		/* ftrace_common_fields */
+	char *common_fields;		/* its format lines, read once */
 	int nr_events;
 	char *header_page, *header_event;
 

@@ -73,6 +73,8 @@ static const struct probe probes[] = {
 	P(call_flags, "struct trace_event_call", "flags", false),
 	P(class_system, "struct trace_event_class", "system", true),
 	P(class_fields, "struct trace_event_class", "fields", true),
+	P(class_get_fields, "struct trace_event_class", "get_fields", false),
+	P(call_data, "struct trace_event_call", "data", false),
 	P(field_link, "struct ftrace_event_field", "link", true),
 	P(field_name, "struct ftrace_event_field", "name", true),
 	P(field_type, "struct ftrace_event_field", "type", true),

@@ -119,6 +119,8 @@ struct tep_event *kt_render__find_event(struct kt_session *s, int id)
 		return NULL;
 	e->tep_tried = true;
 	fmt = kt_event__format(e);
+	if (!fmt)
+		return NULL;
 	pf = strstr(fmt, "\nprint fmt: ");
 	if (pf) {
 		char *line = strdup(pf + strlen("\nprint fmt: "));

@@ -162,7 +162,12 @@ const struct kt_event *kt_session__find_event(const struct kt_session *s, int id
 int kt_event__id(const struct kt_event *e);
 const char *kt_event__system(const struct kt_event *e);
 const char *kt_event__name(const struct kt_event *e);
-/* the text of events/<system>/<name>/format, rebuilt from the dump */
+/*
+ * The text of events/<system>/<name>/format, rebuilt from the dump on
+ * first use, with enumerator names in print fmt replaced by their values
+ * (as the kernel's TRACE_DEFINE_ENUM does). NULL if the field list
+ * cannot be read (the reason is in kt_last_error()).
+ */
 const char *kt_event__format(const struct kt_event *e);
 
 /* header_page and header_event, as tracefs shows them, for this layout */
