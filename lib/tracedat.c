@@ -22,8 +22,13 @@
 #include <string.h>
 #include "tracedat.h"
 
-/* the version written when the caller does not ask for one */
-#define KT_TRACEDAT_DEFAULT_VERSION	6
+/*
+ * The version written when the caller does not ask for one: 7, as
+ * trace-cmd 3.x records by default; it keeps each instance's own clock.
+ * Version 6 is for trace-cmd before 3.0. KTRACE_DAT_VERSION=6|7 in the
+ * environment overrides the default (front ends without an option, tests).
+ */
+#define KT_TRACEDAT_DEFAULT_VERSION	7
 
 void kt_dat__write(struct kt_dat *d, const void *p, size_t n)
 {
