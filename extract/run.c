@@ -9,30 +9,6 @@
 
 int kt_tracedat__write(struct kt_session *s, struct kt_buffer *only, FILE *out);
 
-static void list_buffers(struct kt_session *s, FILE *out)
-{
-	struct kt_buffer *b;
-	int i, cpu;
-
-	fprintf(out, "%-16s %4s %8s %8s %10s %12s %12s %8s\n", "BUFFER", "CPU", "PAGES",
-		"SUBBUF", "ENTRIES", "OVERRUN", "DROPPED", "CLOCK");
-	kt_session__for_each_buffer(s, i, b) {
-		for (cpu = 0; cpu < kt_buffer__nr_cpus(b); cpu++) {
-			struct kt_cpu_info ci;
-
-			if (kt_buffer__cpu_info(b, cpu, &ci) || !ci.present)
-				continue;
-			fprintf(out, "%-16s %4d %8llu %8u %10llu %12llu %12llu %8s\n",
-				kt_buffer__name(b), cpu, (unsigned long long)ci.nr_pages,
-				kt_buffer__subbuf_size(b),
-				(unsigned long long)(ci.entries - ci.overrun - ci.read),
-				(unsigned long long)ci.overrun,
-				(unsigned long long)(ci.dropped_events + ci.commit_overrun),
-				kt_buffer__clock(b));
-		}
-	}
-}
-
 static void list_events(struct kt_session *s, FILE *out)
 {
 	int i;
@@ -69,9 +45,7 @@ static int write_buffer(const struct kx_options *o, struct kt_session *s,
 	if (to.header) {
 		if (!first)
 			fputc('\n', out);
-		fprintf(out, "# ktrace: buffer %s: %d cpus, sub-buffer %u bytes, clock %s\n",
-			kt_buffer__name(b), kt_buffer__nr_cpus(b), kt_buffer__subbuf_size(b),
-			kt_buffer__clock(b));
+		kt_buffer__print_banner(b, out);
 	}
 	err = kt_text__write(s, b, out, &to);
 	if (to.header) {
@@ -113,7 +87,7 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 		}
 	}
 	if (o->list_only) {
-		list_buffers(s, out);
+		kt_session__print_buffers(s, out);
 	} else if (o->events) {
 		list_events(s, out);
 	} else if (o->format == KX_DAT) {
