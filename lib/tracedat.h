@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * trace.dat writer internals, shared by tracedat.c (common parts and
- * file version 6) and tracedat-v7.c (version 7, sections).
+ * trace.dat writer internals, shared by tracedat.c (the common parts),
+ * tracedat-v6.c and tracedat-v7.c (the two file versions).
  *
  * The format is trace-cmd's (Documentation/trace-cmd/trace-cmd.dat.v6.5.txt
  * and .v7.5.txt in trace-cmd); numbers are written in the byte order of
@@ -78,7 +78,8 @@ void kt_dat__clock_text(struct kt_buffer *b, char *buf, size_t len);
 /* page-aligned sub-buffers of each cpu of @b; fills @cpus[nr_cpus] */
 void kt_dat__cpu_data(struct kt_dat *d, struct kt_buffer *b, struct kt_dat_cpu *cpus);
 
-/* tracedat-v7.c */
+/* tracedat-v6.c, tracedat-v7.c */
+int kt_dat__write_v6(struct kt_dat *d);
 int kt_dat__write_v7(struct kt_dat *d);
 
 #endif /* KTRACE_LIB_TRACEDAT_H */
