@@ -5,6 +5,8 @@
 # report -t), pid and event name equal what `ktrace-extract --json` says.
 # Both sides are put in (time stamp, cpu) order with a stable sort, since
 # the two merges may order events of equal time stamps differently.
+# Damaged dumps (EXTRA_DUMPS) must give a file trace-cmd reads silently,
+# holding what could be read. KTRACE_DAT_VERSION picks the file version.
 . "$(dirname "$0")/lib.sh"
 [ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
 command -v trace-cmd >/dev/null || { echo "skip - trace-cmd not installed"; exit 77; }
@@ -48,7 +50,7 @@ compare() {
 	ordered "$tmp/r.ev" >"$tmp/r.sorted"
 	ordered "$tmp/j.ev" >"$tmp/j.sorted"
 	n=$(wc -l <"$tmp/j.sorted")
-	if [ "$n" = 0 ]; then
+	if [ "$n" = 0 ] && [ -z "${5:-}" ]; then
 		nok "$what: no events in our JSON"
 	elif ! cmp -s "$tmp/r.sorted" "$tmp/j.sorted"; then
 		nok "$what: trace-cmd has $(wc -l <"$tmp/r.sorted") events, we $n; first" \
@@ -82,7 +84,7 @@ extract() {
 n=0
 for c in $(cases); do
 	dir=$VMCORES/$c
-	unset CASE VMLINUX INSTANCES FORMATS
+	unset CASE VMLINUX INSTANCES FORMATS EXTRA_DUMPS
 	. "$dir/case.env"
 	core=$dir/vmcore.elf
 	[ -f "$core" ] || { nok "$c: $core missing"; continue; }
@@ -133,6 +135,24 @@ for c in $(cases); do
 		fi
 	done
 	unset KTRACE_DAT_VERSION
+	# damaged dumps: whatever could be read is written, and read back
+	for x in ${EXTRA_DUMPS:-}; do
+		core=$dir/vmcore.$x
+		[ -f "$core" ] || { nok "$c/$x: $core missing"; continue; }
+		n=$((n + 1))
+		for inst in $INSTANCES; do
+			extract -i "$inst" --json "$core" >"$tmp/$inst.json" || : >"$tmp/$inst.json"
+		done
+		dat=$tmp/$c-$x.dat
+		if ! extract -o "$dat" "$core"; then
+			nok "$c/$x: -o trace.dat failed: $(tail -n 2 "$tmp/extract.err" | tr '\n' ' ')"
+			continue
+		fi
+		report "$dat" "$tmp/rep" "$c/$x" || continue
+		for inst in $INSTANCES; do
+			compare "$tmp/rep" "$tmp/$inst.json" "$inst" "$c/$x: buffer $inst" empty-ok
+		done
+	done
 done
 [ $n = 0 ] && { echo "skip - no vmcore fixtures in $VMCORES (run scripts/make-vmcores)"; exit 77; }
 finish
