@@ -63,6 +63,7 @@ for c in $found; do
 		echo "$miss" >"$work/miss"
 	) && ok "$c: case.env has the contract's keys, truth files and vmlinux" ||
 		notok "$c: case.env incomplete:$(cat "$work/miss")"
+	RELEASE= VMLINUX= FORMATS=
 	. "$dir/case.env"
 
 	crash_bin=$(crash_for "$RELEASE") || crash_bin=
