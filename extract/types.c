@@ -345,6 +345,45 @@ int kx_types__size(struct kx_types *t, const char *type, uint64_t *size)
 	return kx_dwarf_type_size(&die, size);
 }
 
+static int enumerator_value(Dwarf_Die *die, int64_t *value)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Sword sval;
+
+	if (!dwarf_attr(die, DW_AT_const_value, &attr) || dwarf_formsdata(&attr, &sval))
+		return -EIO;
+	*value = sval;
+	return 0;
+}
+
+/*
+ * An enumerator as seen from the unit containing @addr (an unrelocated
+ * vmlinux address): the cache, else that one unit. Never the slow path:
+ * absent there means absent.
+ */
+int kx_types__enumerator_at(struct kx_types *t, const char *name, uint64_t addr,
+			    int64_t *value)
+{
+	Dwarf_Die die, cudie;
+	double t0 = now_ms();
+	int ret;
+
+	if (!kx_dindex__find(&t->index, KX_DENUMERATOR, name, &die))
+		return enumerator_value(&die, value);
+	if (!dwarf_addrdie(t->dw, addr, &cudie) || cu_seen(t, dwarf_dieoffset(&cudie)))
+		return -ENOENT;
+	ret = index_cu(t, &cudie);
+	if (ret)
+		return ret;
+	if (t->log)
+		fprintf(t->log, "types: read unit %s (for %s at 0x%llx) in %.1f ms\n",
+			dwarf_diename(&cudie) ?: "?", name, (unsigned long long)addr,
+			now_ms() - t0);
+	if (kx_dindex__find(&t->index, KX_DENUMERATOR, name, &die))
+		return -ENOENT;
+	return enumerator_value(&die, value);
+}
+
 int kx_types__enumerator(struct kx_types *t, const char *name,
 			 int64_t *value)
 {

@@ -33,6 +33,8 @@ void kx_types__close(struct kx_types *t);
 int kx_types__member(struct kx_types *t, const char *type,
 		     const char *member, uint64_t *offset, uint64_t *size);
 int kx_types__size(struct kx_types *t, const char *type, uint64_t *size);
+int kx_types__enumerator_at(struct kx_types *t, const char *name, uint64_t addr,
+			    int64_t *value);
 int kx_types__enumerator(struct kx_types *t, const char *name,
 			 int64_t *value);
 

@@ -208,6 +208,7 @@ int kt_buffers__load(struct kt_session *s)
 {
 	const struct kt_layout *l = &s->l;
 	uint64_t global, head, pos;
+	struct kt_seen seen = { 0 };
 	struct kt_buffer *b;
 	uint32_t ncpu;
 	int n = 0, err;
@@ -242,12 +243,20 @@ int kt_buffers__load(struct kt_session *s)
 				KT_MAX_INSTANCES);
 			break;
 		}
+		err = kt_seen__add(&seen, pos);
+		if (err < 0)
+			goto out;
+		if (err) {
+			kt_warn(s, "ftrace_trace_arrays: entry 0x%llx met twice, the list loops",
+				(unsigned long long)pos);
+			break;
+		}
 		if (tr != global) {
 			b = buffer_load(s, tr, false);
 			if (!b)
 				kt_warn(s, "%s", kt_last_error());
 			else if ((err = add_buffer(s, b)))
-				return err;
+				goto out;
 		}
 		if (kt_read_u64(s, pos + l->lh_next.off, &pos)) {
 			kt_warn(s, "ftrace_trace_arrays: broken next pointer at 0x%llx",
@@ -255,7 +264,10 @@ int kt_buffers__load(struct kt_session *s)
 			break;
 		}
 	}
-	return 0;
+	err = 0;
+out:
+	kt_seen__free(&seen);
+	return err;
 }
 
 const char *kt_buffer__name(const struct kt_buffer *b) { return b->name; }

@@ -56,8 +56,9 @@ static void sb_printf(struct strbuf *sb, const char *fmt, ...)
 static int print_fields(struct kt_session *s, uint64_t head, struct strbuf *sb, int *nr)
 {
 	const struct kt_layout *l = &s->l;
+	struct kt_seen seen = { 0 };
 	uint64_t pos;
-	int n = 0;
+	int n = 0, err = 0;
 
 	*nr = 0;
 	if (kt_read_u64(s, head + l->lh_prev.off, &pos))
@@ -67,8 +68,15 @@ static int print_fields(struct kt_session *s, uint64_t head, struct strbuf *sb, 
 		char *sname = NULL, *stype = NULL;
 		const char *arr;
 
-		if (++n > KT_MAX_FIELDS)
-			return -ELOOP;
+		if (++n > KT_MAX_FIELDS) {
+			err = -ELOOP;
+			break;
+		}
+		err = kt_seen__add(&seen, pos);
+		if (err) {
+			err = err > 0 ? -ELOOP : err;
+			break;
+		}
 		if (kt_read_member(s, f, &l->field_name, &name) ||
 		    kt_read_member(s, f, &l->field_type, &type) ||
 		    kt_read_member(s, f, &l->field_offset, &off) ||
@@ -78,7 +86,8 @@ static int print_fields(struct kt_session *s, uint64_t head, struct strbuf *sb, 
 		    kt_read_string(s, name, 256, &sname) ||
 		    kt_read_string(s, type, 256, &stype)) {
 			free(sname);
-			return -EFAULT;
+			err = -EFAULT;
+			break;
 		}
 		arr = strchr(stype, '[');
 		if (!strncmp(stype, "__data_loc", 10))
@@ -97,10 +106,13 @@ static int print_fields(struct kt_session *s, uint64_t head, struct strbuf *sb, 
 		free(sname);
 		free(stype);
 		(*nr)++;
-		if (kt_read_u64(s, pos + l->lh_prev.off, &pos))
-			return -EFAULT;
+		if (kt_read_u64(s, pos + l->lh_prev.off, &pos)) {
+			err = -EFAULT;
+			break;
+		}
 	}
-	return 0;
+	kt_seen__free(&seen);
+	return err;
 }
 
 /*
@@ -150,6 +162,8 @@ static int load_call(struct kt_session *s, uint64_t call, struct kt_event *e)
 		return -EFAULT;
 	e->class = class;
 	e->id = (int)id;
+	if (l->class_probe.present)
+		kt_read_member(s, class, &l->class_probe, &e->probe);
 	err = event_name(s, call, &e->name);
 	if (!err)
 		err = kt_read_string(s, sys, 256, &e->system);
@@ -229,8 +243,9 @@ static int cmp_event(const void *a, const void *b)
 int kt_events__load(struct kt_session *s)
 {
 	const struct kt_layout *l = &s->l;
+	struct kt_seen seen = { 0 };
 	uint64_t head, pos;
-	int n = 0, bad = 0, cap = 0;
+	int n = 0, bad = 0, cap = 0, err = 0;
 
 	if (kt_symbol(s, "ftrace_events", &head))
 		return kt_err(ENOENT, "symbol ftrace_events not found");
@@ -248,13 +263,24 @@ int kt_events__load(struct kt_session *s)
 				KT_MAX_EVENTS);
 			break;
 		}
+		err = kt_seen__add(&seen, pos);
+		if (err < 0)
+			break;
+		if (err) {
+			kt_warn(s, "ftrace_events: entry 0x%llx met twice, the list loops",
+				(unsigned long long)pos);
+			err = 0;
+			break;
+		}
 		if (s->nr_events == cap) {
 			struct kt_event *ne;
 
 			cap = cap ? cap * 2 : 1024;
 			ne = realloc(s->events, cap * sizeof(*ne));
-			if (!ne)
-				return -ENOMEM;
+			if (!ne) {
+				err = -ENOMEM;
+				break;
+			}
 			s->events = ne;
 		}
 		e = &s->events[s->nr_events];
@@ -273,6 +299,9 @@ int kt_events__load(struct kt_session *s)
 			break;
 		}
 	}
+	kt_seen__free(&seen);
+	if (err)
+		return err;
 	if (bad)
 		kt_warn(s, "%d of %d trace_event_call entries could not be read", bad, n);
 	qsort(s->events, s->nr_events, sizeof(*s->events), cmp_event);
@@ -341,7 +370,7 @@ const char *kt_event__format(const struct kt_event *ce)
 	if (!pf)
 		return e->format;
 	head = pf - e->format;
-	res = kt_fmt__resolve_enums(e->s, e->print_fmt);
+	res = kt_fmt__resolve_enums(e->s, e->print_fmt, e->probe);
 	if (!res)
 		return e->format;
 	if (asprintf(&e->resolved, "%.*s\nprint fmt: %s\n", (int)head, e->format, res) < 0)

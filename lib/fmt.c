@@ -62,42 +62,48 @@ static const char *skip_quoted(const char *p)
 	return *p ? p + 1 : p;
 }
 
-static int lookup_enum(struct kt_session *s, const char *name, int64_t *value)
+/*
+ * Successes are cached by name (an enumerator has one value kernel-wide);
+ * failures are not, since another event's unit may know the name.
+ */
+static int lookup_enum(struct kt_session *s, const char *name, uint64_t code, int64_t *value)
 {
 	struct kt_enum_cache *c = &s->enums;
 	size_t i;
+	int err;
 
 	for (i = 0; i < c->n; i++) {
 		if (!strcmp(c->names[i], name)) {
 			*value = c->values[i];
-			return c->found[i] ? 0 : -ENOENT;
+			return 0;
 		}
 	}
+	if (s->t.enumerator_at && code)
+		err = s->t.enumerator_at(s->t.priv, name, code, value);
+	else if (s->t.enumerator && !s->t.enumerator_at)
+		err = s->t.enumerator(s->t.priv, name, value);
+	else
+		err = -ENOENT;
+	if (err)
+		return err;
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 64;
 		char **nn = realloc(c->names, cap * sizeof(*nn));
 		int64_t *nv;
-		bool *nf;
 
 		if (!nn)
-			return -ENOMEM;
+			return 0;
 		c->names = nn;
 		nv = realloc(c->values, cap * sizeof(*nv));
 		if (!nv)
-			return -ENOMEM;
+			return 0;
 		c->values = nv;
-		nf = realloc(c->found, cap * sizeof(*nf));
-		if (!nf)
-			return -ENOMEM;
-		c->found = nf;
 		c->cap = cap;
 	}
 	c->names[c->n] = strdup(name);
-	if (!c->names[c->n])
-		return -ENOMEM;
-	c->found[c->n] = s->t.enumerator && !s->t.enumerator(s->t.priv, name, value);
-	c->values[c->n] = c->found[c->n] ? *value : 0;
-	return c->found[c->n++] ? 0 : -ENOENT;
+	if (c->names[c->n])
+		c->values[c->n++] = *value;
+	return 0;
 }
 
 void kt_fmt__free(struct kt_session *s)
@@ -108,7 +114,6 @@ void kt_fmt__free(struct kt_session *s)
 		free(s->enums.names[i]);
 	free(s->enums.names);
 	free(s->enums.values);
-	free(s->enums.found);
 	memset(&s->enums, 0, sizeof(s->enums));
 }
 
@@ -131,7 +136,7 @@ static bool enum_candidate(const char *id, size_t n, const char *after)
 }
 
 /* Replace enumerator names in the argument part @args with their values. */
-static void resolve_args(struct kt_session *s, struct sb *out, const char *args)
+static void resolve_args(struct kt_session *s, struct sb *out, const char *args, uint64_t code)
 {
 	const char *p = args;
 
@@ -153,7 +158,7 @@ static void resolve_args(struct kt_session *s, struct sb *out, const char *args)
 			if (!member && enum_candidate(p, e - p, e)) {
 				memcpy(name, p, e - p);
 				name[e - p] = 0;
-				if (!lookup_enum(s, name, &v)) {
+				if (!lookup_enum(s, name, code, &v)) {
 					char num[32];
 
 					snprintf(num, sizeof(num), v < 0 ? "(%lld)" : "%lld",
@@ -179,7 +184,7 @@ static void resolve_args(struct kt_session *s, struct sb *out, const char *args)
 	}
 }
 
-char *kt_fmt__resolve_enums(struct kt_session *s, const char *print_fmt)
+char *kt_fmt__resolve_enums(struct kt_session *s, const char *print_fmt, uint64_t code)
 {
 	struct sb out = { 0 };
 	const char *end;
@@ -188,7 +193,7 @@ char *kt_fmt__resolve_enums(struct kt_session *s, const char *print_fmt)
 		return strdup(print_fmt);
 	end = skip_quoted(print_fmt);
 	sb_add(&out, print_fmt, end - print_fmt);
-	resolve_args(s, &out, end);
+	resolve_args(s, &out, end, code);
 	if (out.oom) {
 		free(out.p);
 		return NULL;

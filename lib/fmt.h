@@ -4,8 +4,11 @@
 
 #include "internal.h"
 
-/* print_fmt with enumerator names replaced by values; caller frees */
-char *kt_fmt__resolve_enums(struct kt_session *s, const char *print_fmt);
+/*
+ * print_fmt with enumerator names replaced by values, looked up in the unit
+ * of kernel code address @code (the event's probe; 0: none); caller frees
+ */
+char *kt_fmt__resolve_enums(struct kt_session *s, const char *print_fmt, uint64_t code);
 /* print_fmt with bare %p routed through __kt_ptr(); caller frees */
 char *kt_fmt__for_tep(const char *print_fmt);
 void kt_fmt__free(struct kt_session *s);

@@ -73,7 +73,7 @@ struct kt_layout {
 	/* event table */
 	struct kt_member call_list, call_class, call_name, call_tp, call_event_type,
 		call_print_fmt, call_flags;
-	struct kt_member class_system, class_fields, class_get_fields, call_data;
+	struct kt_member class_system, class_fields, class_get_fields, class_probe, call_data;
 	struct kt_member field_link, field_name, field_type, field_offset, field_size,
 		field_is_signed, field_len;
 	struct kt_member tp_name;
@@ -99,6 +99,7 @@ struct kt_event {
 	bool tep_tried;
 	bool format_failed;
 	uint64_t class;		/* struct trace_event_class * */
+	uint64_t probe;		/* class->probe: code in the unit that defined the event */
 	uint64_t call;	/* kernel address of the trace_event_call */
 };
 
@@ -128,7 +129,6 @@ struct kt_cmdlines;
 struct kt_enum_cache {
 	char **names;
 	int64_t *values;
-	bool *found;
 	size_t n, cap;
 };
 
@@ -199,6 +199,17 @@ static inline uint32_t kt_le32(const void *p)
 	__builtin_memcpy(&v, p, 4);
 	return v;
 }
+
+/*
+ * seen.c: nodes a list walk has visited. kt_seen__add() gives 1 if @addr
+ * was added before (the list loops), 0 if added now, -ENOMEM.
+ */
+struct kt_seen {
+	uint64_t *slots;
+	size_t cap, n;
+};
+int kt_seen__add(struct kt_seen *set, uint64_t addr);
+void kt_seen__free(struct kt_seen *set);
 
 /* layout.c */
 int kt_layout__probe(struct kt_session *s);

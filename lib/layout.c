@@ -74,6 +74,7 @@ static const struct probe probes[] = {
 	P(class_system, "struct trace_event_class", "system", true),
 	P(class_fields, "struct trace_event_class", "fields", true),
 	P(class_get_fields, "struct trace_event_class", "get_fields", false),
+	P(class_probe, "struct trace_event_class", "probe", false),
 	P(call_data, "struct trace_event_call", "data", false),
 	P(field_link, "struct ftrace_event_field", "link", true),
 	P(field_name, "struct ftrace_event_field", "name", true),

@@ -8,6 +8,10 @@
  * The head page is the page whose predecessor's list.next carries
  * RB_PAGE_HEAD in its low bits; cpu_buffer->head_page is only a hint the
  * writer updates lazily, so it is the fallback, counted as an anomaly.
+ *
+ * A list from a dump can loop anywhere: both walks remember the pages they
+ * met (8 bytes a page) and stop at the first one met twice, so no page is
+ * read, and no event printed, twice.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +28,8 @@ struct kt_page_iter {
 	uint64_t steps, max_steps;
 	uint32_t start;		/* offset of the first unread event of the current page */
 	uint64_t cur_bpage;
+	bool expect_data;	/* the current page lies before the commit page */
+	struct kt_seen seen;	/* buffer_pages returned or skipped so far */
 };
 
 static uint64_t list_to_bpage(const struct kt_layout *l, uint64_t list)
@@ -42,9 +48,16 @@ static uint64_t find_head(struct kt_page_iter *it)
 	struct kt_session *s = it->s;
 	struct kt_cpu *c = it->c;
 	uint64_t start = list_to_bpage(&s->l, c->pages), p = start, raw, head = 0;
+	struct kt_seen seen = { 0 };
 	uint64_t n;
 
 	for (n = 0; n <= c->info.nr_pages + 1; n++) {
+		if (kt_seen__add(&seen, p)) {
+			kt_warn(s, "%s: cpu%d: page list loops at buffer_page 0x%llx without "
+				   "returning to 0x%llx", it->b->name, c->info.cpu,
+				(unsigned long long)p, (unsigned long long)start);
+			break;
+		}
 		if (bpage_next(s, p, &raw)) {
 			kt_warn(s, "%s: cpu%d: cannot read buffer_page at 0x%llx",
 				it->b->name, c->info.cpu, (unsigned long long)p);
@@ -57,6 +70,7 @@ static uint64_t find_head(struct kt_page_iter *it)
 		if (p == start)
 			break;
 	}
+	kt_seen__free(&seen);
 	if (p != start) {
 		kt_warn(s, "%s: cpu%d: page list from 0x%llx does not close within %llu pages",
 			it->b->name, c->info.cpu, (unsigned long long)start,
@@ -104,6 +118,7 @@ void kt_page_iter__free(struct kt_page_iter *it)
 {
 	if (!it)
 		return;
+	kt_seen__free(&it->seen);
 	free(it->page);
 	free(it);
 }
@@ -174,7 +189,10 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 			it->next_bpage = it->head;
 			count_inflight(it);
 			it->state = bpage == c->commit_page ? PI_DONE : PI_RING;
+			it->expect_data = false;
 			*start = 0;
+			if (kt_seen__add(&it->seen, bpage) < 0)
+				return -ENOMEM;
 			if (!kt_read_member(s, bpage, &s->l.bp_read, &v))
 				*start = (uint32_t)v;
 			if (read_data_page(it, bpage))
@@ -192,6 +210,20 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 				it->state = PI_DONE;
 				return 0;
 			}
+			switch (kt_seen__add(&it->seen, bpage)) {
+			case 0:
+				break;
+			case 1:
+				kt_warn(s, "%s: cpu%d: buffer_page 0x%llx met twice before the commit "
+					   "page 0x%llx, page list loops", it->b->name, c->info.cpu,
+					(unsigned long long)bpage, (unsigned long long)c->commit_page);
+				it->b->loss.list_anomalies++;
+				it->state = PI_DONE;
+				return 0;
+			default:
+				return -ENOMEM;
+			}
+			it->expect_data = bpage != c->commit_page;
 			if (bpage == c->commit_page)
 				it->state = PI_DONE;
 			else if (bpage_next(s, bpage, &raw)) {
@@ -229,12 +261,25 @@ int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cu
 		ret = next_raw(it, &it->cur_bpage, &start);
 		if (ret <= 0)
 			return ret;
+		/*
+		 * A page the writer has moved past always has a time stamp and
+		 * a commit; a zero header there is memory a dump filter (or a
+		 * tool that cannot map the page) replaced with zeros.
+		 */
+		if (it->expect_data && !kt_le64(it->page + l->dp_time_stamp.off) &&
+		    !kt_le64(it->page + l->dp_commit.off)) {
+			it->b->loss.pages_zero++;
+			kt_warn(it->s, "%s: cpu%d: sub-buffer of buffer_page 0x%llx is zero-filled "
+				       "where events were written, skipped", it->b->name,
+				it->c->info.cpu, (unsigned long long)it->cur_bpage);
+			continue;
+		}
 		ret = kt_page__load(cur, l, it->page, it->b->subbuf_size, start);
 		if (!ret)
 			return 1;
 		it->b->loss.pages_corrupt++;
 		kt_warn(it->s, "%s: cpu%d: sub-buffer of buffer_page 0x%llx is corrupt "
-			       "(commit beyond the sub-buffer), skipped",
+			       "(commit or an event length beyond the data), skipped",
 			it->b->name, it->c->info.cpu, (unsigned long long)it->cur_bpage);
 	}
 }

@@ -55,6 +55,17 @@ struct kt_target {
 	 * moved between versions; this lets the core ask instead of guess.
 	 */
 	int (*enumerator)(void *priv, const char *name, int64_t *value);
+
+	/*
+	 * Optional (may be NULL): the value of an enumerator as the
+	 * compilation unit that contains the kernel code address @code sees
+	 * it (KASLR applied, as symbol() returns). Event print formats name
+	 * enumerators of the file that defined the event; @code is then the
+	 * event's probe function, which lets a DWARF reader look in one unit
+	 * instead of all of them. A target without per-unit knowledge
+	 * leaves this NULL and enumerator() is used.
+	 */
+	int (*enumerator_at)(void *priv, const char *name, uint64_t code, int64_t *value);
 };
 
 #ifdef __cplusplus
