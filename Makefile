@@ -15,8 +15,8 @@ PKG_CONFIG ?= pkg-config
 WARN      := -Wall -Wextra $(WERROR) -Wno-unused-parameter
 TEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtraceevent)
 TEP_LIBS   := $(shell $(PKG_CONFIG) --libs libtraceevent)
-KDUMP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkdumpfile libdw)
-KDUMP_LIBS   := $(shell $(PKG_CONFIG) --libs libkdumpfile libdw) -laddrxlat -lelf -lz
+KDUMP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkdumpfile libdw libbpf)
+KDUMP_LIBS   := $(shell $(PKG_CONFIG) --libs libkdumpfile libdw libbpf) -laddrxlat -lelf -lz
 
 ALL_CFLAGS = $(CFLAGS) $(WARN) $(SANITIZE) -std=gnu11 -fPIC -D_GNU_SOURCE -Iinclude $(TEP_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE)
@@ -65,6 +65,11 @@ $(CRASH_EXT): $(CRASH_SRCS) crash-ext/*.h $(LIBKTRACE) include/ktrace/*.h
 	$(CC) $(ALL_CFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -DX86_64 \
 		-I$(dir $(CRASH_DEFS)) -shared -nostartfiles -o $@ $(CRASH_SRCS) \
 		$(LIBKTRACE) $(TEP_LIBS) $(ALL_LDFLAGS)
+
+# unit tests of lib/ (test-*) run on the fake kernel of tests/unit/fake-*.h
+$(O)/tests/test-%: tests/unit/test-%.c tests/unit/*.h $(LIBKTRACE)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Ilib -o $@ $< $(LIBKTRACE) $(TEP_LIBS) $(ALL_LDFLAGS)
 
 $(O)/tests/%: tests/unit/%.c $(LIBKTRACE) $(EXTRACT_OBJS)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libktrace's event table and sinks against a fake kernel: formats rebuilt
+ * from ftrace_events, lists that loop, ids the table does not know, and
+ * dynamic (__data_loc) fields that point outside their record.
+ */
+#include "fake-check.h"
+
+static const struct fk_field str_fields[] = {
+	{ "__data_loc char[]", "name", 8, 4, 0 },
+};
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while (hay && (hay = strstr(hay, needle))) {
+		n++;
+		hay++;
+	}
+	return n;
+}
+
+static void put_loc_event(struct fk_pb *pb, uint16_t id, uint32_t loc, const char *str)
+{
+	uint8_t p[24] = { 0 };
+	uint32_t pid = 7;
+
+	memcpy(p, &id, 2);
+	memcpy(p + 4, &pid, 4);
+	memcpy(p + 8, &loc, 4);
+	strncpy((char *)p + 12, str, 11);
+	fk_raw(pb, 10, p, sizeof(p));
+}
+
+static struct fk_kernel *kernel(struct fk_buffer *gb, struct fk_ring **r)
+{
+	struct fk_kernel *k = fk_new(1, gb);
+
+	*r = fk_ring_new(k, gb, 0, 2);
+	fk_ring_set(*r, 0, 1);
+	fk_events_init(k);
+	return k;
+}
+
+static void test_format(void)
+{
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	const struct kt_event *e;
+
+	fk_seq_event(k, 5);
+	fk_event(k, 6, "test", "nofmt", NULL, 0, NULL);
+	if (fk_open(k, &fs, false))
+		return;
+	CHECK_U64(kt_session__event_cnt(fs.s), 2, "format: two events in the table");
+	e = kt_session__find_event(fs.s, 5);
+	CHECK_STR(e ? kt_event__format(e) : NULL,
+		  "name: seq\nID: 5\nformat:\n"
+		  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		  "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		  "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		  "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		  "\n"
+		  "\tfield:unsigned int seq;\toffset:8;\tsize:4;\tsigned:0;\n"
+		  "\n"
+		  "print fmt: \"seq=%u\", REC->seq\n",
+		  "format: rebuilt as tracefs shows it");
+	e = kt_session__find_event(fs.s, 6);
+	CHECK(e && strstr(kt_event__format(e), "print fmt: \"\"\n"),
+	      "format: a NULL print_fmt reads as \"\"");
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* ftrace_events: a -> b -> c -> b */
+static void test_events_loop(void)
+{
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	uint64_t b;
+
+	fk_seq_event(k, 1);
+	b = fk_seq_event(k, 2);
+	fk_seq_event(k, 3);
+	fk_w64(k, k->last_call + EC_LIST + LH_NEXT, b + EC_LIST);
+	k->reads = 0;
+	if (fk_open(k, &fs, false))
+		return;
+	CHECK_U64(kt_session__event_cnt(fs.s), 3, "events loop: each event once");
+	CHECK(strstr(fk_log(&fs), "ftrace_events") != NULL, "events loop: warned");
+	CHECK(k->reads < 2000, "events loop: the walk stops at the loop (%llu reads)",
+	      (unsigned long long)k->reads);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* a field list that loops: no format, a warning, no endless walk */
+static void test_fields_loop(void)
+{
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	static const struct fk_field f[] = {
+		{ "int", "a", 8, 4, 1 }, { "int", "b", 12, 4, 1 }, { "int", "c", 16, 4, 1 },
+	};
+	struct fk_session fs;
+	uint64_t call, class, first, second;
+
+	call = fk_event(k, 9, "test", "loopy", f, 3, "\"a=%d\", REC->a");
+	memcpy(&class, fk_ptr(k, call + EC_CLASS, 8), 8);
+	/* fields are walked by prev: make the second one point back to the first */
+	memcpy(&first, fk_ptr(k, class + CL_FIELDS + LH_PREV, 8), 8);
+	memcpy(&second, fk_ptr(k, first + LH_PREV, 8), 8);
+	fk_w64(k, second + LH_PREV, first);
+	if (fk_open(k, &fs, false))
+		return;
+	CHECK(kt_event__format(kt_session__find_event(fs.s, 9)) == NULL,
+	      "fields loop: no format rather than a wrong one");
+	CHECK(strstr(fk_log(&fs), "loopy") || strstr(fk_log(&fs), "field list"),
+	      "fields loop: warning names the event");
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* a record whose id is not in the table */
+static void test_unknown_id(void)
+{
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	struct fk_pb pb;
+	struct kt_loss l;
+	char *text, *json;
+
+	fk_seq_event(k, 5);
+	pb = fk_page(r, 0, 1000);
+	fk_ev(&pb, 10, 5, 1);
+	fk_ev(&pb, 10, 77, 2);
+	fk_ev(&pb, 10, 5, 3);
+	if (fk_open(k, &fs, false))
+		return;
+	text = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), false);
+	CHECK(text && strstr(text, "seq: seq=1\n") && strstr(text, "seq: seq=3\n"),
+	      "unknown id: known events rendered");
+	CHECK(text && strstr(text, "Unknown type 77\n"), "unknown id: text says so");
+	kt_buffer__loss(kt_session__find_buffer(fs.s, NULL), &l);
+	CHECK_U64(l.events_unknown, 1, "unknown id: counted");
+	CHECK(kt_loss__any(&l), "unknown id: loss reported");
+	json = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), true);
+	CHECK(json && strstr(json, "\"system\":null,\"event\":null,\"id\":77"),
+	      "unknown id: JSON event null with the id");
+	if (text && !strstr(text, "Unknown type 77"))
+		printf("# %s\n", text);
+	free(text);
+	free(json);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* __data_loc pointing past the record (into the next one) and past the page */
+static void test_data_loc(void)
+{
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	struct fk_pb pb;
+	char *text, *json;
+
+	fk_event(k, 3, "test", "str", str_fields, 1, "\"name=%s\", __get_str(name)");
+	pb = fk_page(r, 0, 1000);
+	put_loc_event(&pb, 3, 4u << 16 | 12, "ok");
+	/* the next record's string is at 24 + 4 + 12 = 40 from this one's data */
+	put_loc_event(&pb, 3, 7u << 16 | 40, "bad");
+	put_loc_event(&pb, 3, 7u << 16 | 12, "SECRET");
+	put_loc_event(&pb, 3, 16u << 16 | 0xfff0, "far");
+	put_loc_event(&pb, 3, 0xffffu << 16 | 20, "long");
+	if (fk_open(k, &fs, false))
+		return;
+	json = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), true);
+	CHECK(json && strstr(json, "\"fields\":{\"name\":\"ok\"}"), "data_loc: JSON string inside");
+	/* its own record: once in "fields", once in "text" */
+	CHECK(count(json, "SECRET") == 2, "data_loc: JSON shows SECRET only for its own record (%d)",
+	      count(json, "SECRET"));
+	CHECK(count(json, "\"name\":null") == 3,
+	      "data_loc: JSON null for the 3 that point outside (%d)", count(json, "\"name\":null"));
+	text = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), false);
+	CHECK(count(text, "SECRET") == 1, "data_loc: text shows SECRET once, for its own record (%d)",
+	      count(text, "SECRET"));
+	if (count(text, "SECRET") != 1)
+		printf("# %s", text);
+	CHECK(text && strstr(text, "str: name=ok\n"), "data_loc: text of the good one");
+	free(text);
+	free(json);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* trace_bprintk_fmt_list: a -> b -> a */
+static void test_printk_loop(void)
+{
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	uint64_t head = fk_list_head(k), a = fk_alloc(k, 24), b = fk_alloc(k, 24), addr;
+	const char *fmt;
+	int n = 0;
+
+	fk_sym(k, "trace_bprintk_fmt_list", head);
+	fk_w64(k, a + 16, fk_str(k, "a=%d\n"));
+	fk_w64(k, b + 16, fk_str(k, "b=%d\n"));
+	fk_list_add(k, a, head);
+	fk_list_add(k, b, a);
+	fk_w64(k, b + LH_NEXT, a);
+	if (fk_open(k, &fs, false))
+		return;
+	while (kt_session__printk_fmt(fs.s, n, &addr, &fmt) > 0)
+		n++;
+	CHECK(n == 2, "printk formats loop: each format once (%d)", n);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+int main(void)
+{
+	test_format();
+	test_events_loop();
+	test_fields_loop();
+	test_unknown_id();
+	test_data_loc();
+	test_printk_loop();
+	return fk_failed;
+}

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libktrace's ring-buffer walk and page decoder against a fake kernel:
+ * each case builds per-CPU rings page by page and asserts the exact
+ * records (cpu, time stamp, payload) and the loss counters.
+ */
+#include "fake-check.h"
+
+#define PAGE_NOW 1000000ULL
+
+/* Page @idx (-1: reader) with @n records 10 ns apart, seq from @seq. */
+static void fill(struct fk_ring *r, int idx, uint64_t ts, uint32_t seq, int n)
+{
+	struct fk_pb pb = fk_page(r, idx, ts);
+	int i;
+
+	for (i = 0; i < n; i++)
+		fk_ev(&pb, 10, 1, seq + i);
+}
+
+/* The records fill() writes, skipping the first @skip, appended to @w. */
+static void want(char *w, int cpu, uint64_t ts, uint32_t seq, int n, int skip)
+{
+	int i;
+
+	for (i = skip; i < n; i++)
+		sprintf(w + strlen(w), "%s%d/%llu/%u", *w ? " " : "", cpu,
+			(unsigned long long)(ts + 10 * (i + 1)), seq + i);
+}
+
+static struct kt_buffer *global(struct fk_session *fs)
+{
+	return kt_session__find_buffer(fs->s, "global");
+}
+
+static void loss_of(struct fk_session *fs, struct kt_loss *l)
+{
+	kt_buffer__loss(global(fs), l);
+}
+
+/* ring of 4, head at 2, commit at 1, reader page of 3 events read from 16 */
+static void test_wrap(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 4);
+	struct fk_session fs;
+	struct kt_loss l;
+	char w[4096] = "";
+	char *got;
+
+	fk_ring_set(r, 2, 1);
+	fill(r, -1, 100, 1, 3);
+	fk_w32(k, r->reader + BP_READ, 16);	/* the first event was consumed */
+	fill(r, 2, 200, 10, 5);
+	fill(r, 3, 300, 20, 5);
+	fill(r, 0, 400, 30, 5);
+	fill(r, 1, 500, 40, 2);
+	want(w, 0, 100, 1, 3, 1);
+	want(w, 0, 200, 10, 5, 0);
+	want(w, 0, 300, 20, 5, 0);
+	want(w, 0, 400, 30, 5, 0);
+	want(w, 0, 500, 40, 2, 0);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, w, "wrap: reader page from its read offset, then head page 2 round to commit page 1");
+	loss_of(&fs, &l);
+	CHECK_U64(l.pages_total, 5, "wrap: pages read");
+	CHECK(!kt_loss__any(&l), "wrap: nothing lost");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* time extends, absolute stamps and the TS_MSB restore (5.17+) */
+static void test_time(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 2);
+	uint64_t msb = 0x8ULL << 56;		/* bit 59: beyond the 59 stored bits */
+	struct fk_session fs;
+	struct fk_pb pb;
+	char w[1024];
+	char *got;
+
+	fk_ring_set(r, 0, 1);
+	pb = fk_page(r, 0, msb | 1000);
+	fk_ev(&pb, 10, 1, 1);				/* msb|1010 */
+	fk_time_extend(&pb, (1ULL << 30) + 7);		/* msb|1010 + 2^30 + 7 */
+	fk_ev(&pb, 3, 1, 2);
+	fk_time_stamp(&pb, 5000000000ULL);		/* absolute, low 59 bits */
+	fk_ev(&pb, 0, 1, 3);
+	fk_ev(&pb, 1, 1, 4);
+	pb = fk_page(r, 1, msb | ((1ULL << 59) - 100));
+	fk_time_stamp(&pb, 50);		/* wrapped past bit 59: the next MSB value */
+	fk_ev(&pb, 2, 1, 5);
+	snprintf(w, sizeof(w), "0/%llu/1 0/%llu/2 0/%llu/3 0/%llu/4 0/%llu/5",
+		 (unsigned long long)(msb | 1010),
+		 (unsigned long long)(msb | (1010 + (1ULL << 30) + 7 + 3)),
+		 (unsigned long long)(msb | 5000000000ULL),
+		 (unsigned long long)(msb | 5000000001ULL),
+		 (unsigned long long)((msb | 50) + (1ULL << 59) + 2));
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, w, "time: extend adds, absolute stamp replaces with TS_MSB restored");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* a discarded event (padding with a length) and the null "rest of page" */
+static void test_padding(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 2);
+	struct fk_session fs;
+	struct kt_loss l;
+	struct fk_pb pb;
+	char *got;
+
+	fk_ring_set(r, 0, 1);
+	pb = fk_page(r, 0, 100);
+	fk_ev(&pb, 10, 1, 1);
+	fk_padding(&pb, 20);		/* its delta does not move the clock */
+	fk_ev(&pb, 5, 1, 2);
+	/* rb_reset_tail(): the event did not fit; commit covers the page */
+	fk_put32(&pb, 29);		/* null padding: type 29, delta 0 */
+	memset(pb.page + FK_DATA_OFF + pb.pos, 0xee, FK_PAGE - FK_DATA_OFF - pb.pos);
+	pb.pos = FK_PAGE - FK_DATA_OFF;
+	fk_commit(&pb);
+	fill(r, 1, 200, 3, 1);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/115/2 0/210/3", "padding: discarded event skipped, rest of page ignored");
+	loss_of(&fs, &l);
+	CHECK_U64(l.pages_corrupt, 0, "padding: no page called corrupt");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* RB_MISSED_EVENTS with and without RB_MISSED_STORED */
+static void test_missed(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 3);
+	struct fk_session fs;
+	struct kt_loss l;
+	struct fk_pb pb;
+	uint64_t cnt = 7;
+	char *got;
+
+	fk_ring_set(r, 0, 2);
+	pb = fk_page(r, 0, 100);
+	fk_ev(&pb, 10, 1, 1);
+	fk_ev(&pb, 10, 1, 2);
+	pb.flags = 1UL << 31;
+	fk_commit(&pb);
+	pb = fk_page(r, 1, 200);
+	fk_ev(&pb, 10, 1, 3);
+	memcpy(pb.page + FK_DATA_OFF + pb.pos, &cnt, 8);	/* stored after the data */
+	pb.flags = 3UL << 30;
+	fk_commit(&pb);
+	fill(r, 2, 300, 4, 1);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1+? 0/120/2 0/210/3+7 0/310/4",
+		  "missed: first record of a flagged page carries the loss");
+	loss_of(&fs, &l);
+	CHECK_U64(l.events_missed_pages, 2, "missed: flagged pages");
+	CHECK_U64(l.events_missed_stored, 7, "missed: stored count");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* commit larger than the sub-buffer, and an event longer than the page */
+static void test_bad_commit(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 3);
+	struct fk_session fs;
+	struct kt_loss l;
+	struct fk_pb pb;
+	char *got;
+
+	fk_ring_set(r, 0, 2);
+	fill(r, 0, 100, 1, 2);
+	pb = fk_page(r, 1, 200);
+	fk_ev(&pb, 10, 1, 3);
+	pb.pos = FK_PAGE;	/* commit past the data area */
+	fk_commit(&pb);
+	pb = fk_page(r, 2, 300);
+	fk_ev(&pb, 10, 1, 4);
+	fk_put32(&pb, 0);	/* type_len 0: length word follows */
+	fk_put32(&pb, 4000);	/* longer than what is left of commit */
+	fk_commit(&pb);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/120/2", "bad commit: both bad pages skipped, not half-trusted");
+	loss_of(&fs, &l);
+	CHECK_U64(l.pages_corrupt, 2, "bad commit: corrupt pages counted");
+	CHECK(kt_loss__any(&l), "bad commit: loss reported");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* A ring of 4 (head 0, commit 3) whose page 2 points back to page 1. */
+static void test_cycle(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 4);
+	struct fk_session fs;
+	struct kt_loss l;
+	char w[1024] = "";
+	char *got;
+
+	fk_ring_set(r, 0, 3);
+	fill(r, 0, 100, 1, 2);
+	fill(r, 1, 200, 3, 2);
+	fill(r, 2, 300, 5, 2);
+	fill(r, 3, 400, 7, 2);
+	fk_w64(k, r->bpage[2] + BP_LIST + LH_NEXT, r->bpage[1] + BP_LIST);
+	want(w, 0, 100, 1, 2, 0);
+	want(w, 0, 200, 3, 2, 0);
+	want(w, 0, 300, 5, 2, 0);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, w, "cycle: each page once, no record repeated");
+	loss_of(&fs, &l);
+	CHECK(l.list_anomalies >= 1, "cycle: counted as a page-list anomaly");
+	CHECK(strstr(fk_log(&fs), "cpu0") != NULL, "cycle: warning names the cpu");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* page 1's list.next points at unmapped memory */
+static void test_broken(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 4);
+	struct fk_session fs;
+	struct kt_loss l;
+	char *got;
+
+	fk_ring_set(r, 0, 3);
+	fill(r, 0, 100, 1, 1);
+	fill(r, 1, 200, 2, 1);
+	fill(r, 2, 300, 3, 1);
+	fill(r, 3, 400, 4, 1);
+	fk_w64(k, r->bpage[1] + BP_LIST + LH_NEXT, 0xdead000000000100ULL);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/210/2", "broken pointer: pages up to it are read");
+	loss_of(&fs, &l);
+	CHECK(l.list_anomalies >= 1, "broken pointer: page-list anomaly counted");
+	CHECK(kt_loss__any(&l), "broken pointer: loss reported");
+	CHECK(strstr(fk_log(&fs), "0xdead000000000100") != NULL ||
+	      strstr(fk_log(&fs), "buffer_page") != NULL, "broken pointer: warning names the page");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* no list.next carries RB_PAGE_HEAD: cpu_buffer->head_page is the hint */
+static void test_no_head(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 3);
+	struct fk_session fs;
+	struct kt_loss l;
+	char *got;
+
+	fk_ring_set(r, 1, 0);
+	fk_ring_link(r);	/* relink: flag gone */
+	fill(r, 1, 100, 1, 1);
+	fill(r, 2, 200, 2, 1);
+	fill(r, 0, 300, 3, 1);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/210/2 0/310/3", "no head flag: walk from head_page");
+	loss_of(&fs, &l);
+	CHECK_U64(l.list_anomalies, 1, "no head flag: one anomaly");
+	CHECK(strstr(fk_log(&fs), "head flag") != NULL, "no head flag: warned");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* offline CPUs: NULL buffers[1] and buffers[3]; the others merged by time */
+static void test_offline(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(4, &gb);
+	struct fk_ring *r0 = fk_ring_new(k, &gb, 0, 2), *r2 = fk_ring_new(k, &gb, 2, 2);
+	struct fk_session fs;
+	struct kt_cpu_info ci;
+	char *got;
+
+	fk_ring_set(r0, 0, 1);
+	fk_ring_set(r2, 0, 0);
+	fill(r0, 0, 100, 1, 2);		/* 110 120 */
+	fill(r0, 1, 200, 3, 1);		/* 210 */
+	fill(r2, 0, 105, 9, 3);		/* 115 125 135 */
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 2/115/9 0/120/2 2/125/10 2/135/11 0/210/3",
+		  "offline cpus: the two online ones merged by time stamp");
+	kt_buffer__cpu_info(global(&fs), 1, &ci);
+	CHECK(!ci.present, "offline cpus: cpu1 not present");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r0);
+	free(r2);
+}
+
+/* a data page left all-zero (a dump filter's doing) between head and commit */
+static void test_zero_page(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 3);
+	struct fk_session fs;
+	struct kt_loss l;
+	char *got;
+
+	fk_ring_set(r, 0, 2);
+	fill(r, 0, 100, 1, 1);
+	fill(r, 2, 300, 3, 1);	/* page 1 stays zero-filled */
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/310/3", "zero page: the others still read");
+	loss_of(&fs, &l);
+	CHECK_U64(l.pages_zero, 1, "zero page: counted where data was expected");
+	CHECK(kt_loss__any(&l), "zero page: loss reported");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* reads that fail: -ENODATA (filtered out of the dump) and -EFAULT */
+static void test_read_errors(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 4);
+	struct fk_session fs;
+	struct kt_loss l;
+	char *got;
+
+	fk_ring_set(r, 0, 3);
+	fill(r, 0, 100, 1, 1);
+	fill(r, 1, 200, 2, 1);
+	fill(r, 2, 300, 3, 1);
+	fill(r, 3, 400, 4, 1);
+	fk_fail(k, fk_data_page(k, r->bpage[1]), -ENODATA);
+	fk_fail(k, fk_data_page(k, r->bpage[2]), -EFAULT);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/410/4", "read errors: the readable pages still read");
+	loss_of(&fs, &l);
+	CHECK_U64(l.pages_filtered, 1, "read errors: -ENODATA counted as filtered");
+	CHECK_U64(l.pages_unreadable, 1, "read errors: -EFAULT counted as unreadable");
+	CHECK_U64(l.pages_total, 5, "read errors: every page tried");
+	CHECK(kt_loss__any(&l), "read errors: loss reported");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* the ring_buffer_per_cpu itself unreadable; the page list of one bpage filtered */
+static void test_cpu_buffer_unreadable(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(2, &gb);
+	struct fk_ring *r0 = fk_ring_new(k, &gb, 0, 2), *r1 = fk_ring_new(k, &gb, 1, 2);
+	struct fk_session fs;
+	struct kt_loss l;
+	char *got;
+
+	fk_ring_set(r0, 0, 1);
+	fk_ring_set(r1, 0, 1);
+	fill(r0, 0, 100, 1, 1);
+	fill(r0, 1, 200, 2, 1);
+	fill(r1, 0, 150, 3, 1);
+	fk_fail(k, r1->cpu_buffer, -ENODATA);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/210/2", "cpu_buffer unreadable: the other cpu read");
+	loss_of(&fs, &l);
+	CHECK(l.list_anomalies >= 1, "cpu_buffer unreadable: counted");
+	CHECK(strstr(fk_log(&fs), "ring_buffer_per_cpu") != NULL,
+	      "cpu_buffer unreadable: warning names the struct");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r0);
+	free(r1);
+}
+
+/* an implausible nr_pages read from the dump bounds nothing by itself */
+static void test_huge_nr_pages(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 3);
+	struct fk_session fs;
+	char *got;
+
+	fk_ring_set(r, 0, 2);
+	fill(r, 0, 100, 1, 1);
+	fill(r, 1, 200, 2, 1);
+	fill(r, 2, 300, 3, 1);
+	fk_w64(k, r->cpu_buffer + CB_NR_PAGES, ~0ULL);
+	fk_w64(k, r->bpage[1] + BP_LIST + LH_NEXT, r->bpage[0] + BP_LIST);	/* and a loop */
+	if (fk_open(k, &fs, true))
+		return;
+	k->reads = 0;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/210/2", "huge nr_pages with a loop: each page once");
+	CHECK(k->reads < 1000, "huge nr_pages with a loop: the walk stops early (%llu reads)",
+	      (unsigned long long)k->reads);
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* ftrace_trace_arrays loops back to an instance */
+static void test_instances_loop(void)
+{
+	struct fk_buffer gb, i1, i2;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 2);
+	struct fk_session fs;
+
+	fk_instance(k, "one", &i1, 1);
+	fk_instance(k, "two", &i2, 1);
+	fk_w64(k, i2.tr + TR_LIST + LH_NEXT, i1.tr + TR_LIST);
+	if (fk_open(k, &fs, true))
+		return;
+	CHECK_U64(kt_session__buffer_cnt(fs.s), 3, "instances loop: global, one, two, once each");
+	CHECK(strstr(fk_log(&fs), "ftrace_trace_arrays") != NULL, "instances loop: warned");
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+int main(void)
+{
+	test_wrap();
+	test_time();
+	test_padding();
+	test_missed();
+	test_bad_commit();
+	test_cycle();
+	test_broken();
+	test_no_head();
+	test_offline();
+	test_zero_page();
+	test_read_errors();
+	test_cpu_buffer_unreadable();
+	test_huge_nr_pages();
+	test_instances_loop();
+	return fk_failed;
+}
