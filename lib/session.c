@@ -187,15 +187,16 @@ const char *kt_session__header_event(const struct kt_session *s) { return s->hea
 bool kt_loss__any(const struct kt_loss *l)
 {
 	return l->pages_unreadable || l->pages_filtered || l->pages_corrupt ||
-	       l->list_anomalies || l->events_unknown;
+	       l->pages_zero || l->list_anomalies || l->events_unknown;
 }
 
 void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 {
 	fprintf(out, "%spages read: %llu, unreadable: %llu, filtered from the dump: %llu, "
-		     "corrupt (skipped): %llu, page-list anomalies: %llu\n", prefix,
-		(unsigned long long)l->pages_total, (unsigned long long)l->pages_unreadable,
-		(unsigned long long)l->pages_filtered, (unsigned long long)l->pages_corrupt,
+		     "corrupt (skipped): %llu, zero-filled: %llu, page-list anomalies: %llu\n",
+		prefix, (unsigned long long)l->pages_total,
+		(unsigned long long)l->pages_unreadable, (unsigned long long)l->pages_filtered,
+		(unsigned long long)l->pages_corrupt, (unsigned long long)l->pages_zero,
 		(unsigned long long)l->list_anomalies);
 	fprintf(out, "%sevents overwritten by the kernel: %llu, dropped by the kernel: %llu, "
 		     "pages flagged missed-events: %llu, unknown event ids: %llu, "
