@@ -68,6 +68,7 @@ static void load_section(struct kt_session *s, const char *start, const char *st
 static void load_printk(struct kt_session *s)
 {
 	uint64_t head, pos, fmt, off = 16, size;
+	struct kt_seen seen = { 0 };
 	int n = 0;
 
 	s->printk_tried = true;
@@ -77,11 +78,13 @@ static void load_printk(struct kt_session *s)
 	    kt_read_u64(s, head + s->l.lh_next.off, &pos))
 		return;
 	s->t.member(s->t.priv, "struct trace_bprintk_fmt", "fmt", &off, &size);
-	while (pos != head && ++n < KT_MAX_PRINTK) {
+	/* bounded, and a node met twice means the list loops */
+	while (pos != head && ++n < KT_MAX_PRINTK && !kt_seen__add(&seen, pos)) {
 		if (kt_read_u64(s, pos + off, &fmt) || add_fmt(s, fmt) ||
 		    kt_read_u64(s, pos + s->l.lh_next.off, &pos))
 			break;
 	}
+	kt_seen__free(&seen);
 }
 
 int kt_session__printk_fmt(struct kt_session *s, int idx, uint64_t *addr, const char **fmt)
