@@ -153,58 +153,48 @@ void kt_dat__ftrace_formats(struct kt_dat *d)
 	}
 }
 
+static int by_system(const void *a, const void *b)
+{
+	const struct kt_event *x = *(const struct kt_event *const *)a;
+	const struct kt_event *y = *(const struct kt_event *const *)b;
+	int c = strcmp(kt_event__system(x), kt_event__system(y));
+
+	return c ? c : kt_event__id(x) - kt_event__id(y);
+}
+
 /* every other system: its name, its count, its formats */
 void kt_dat__event_formats(struct kt_dat *d)
 {
 	struct kt_session *s = d->s;
-	int i, j, nr = kt_session__event_cnt(s);
+	int i, j, k, n = 0, nr = kt_session__event_cnt(s);
+	const struct kt_event **ev = calloc(nr ? nr : 1, sizeof(*ev));
 	uint32_t systems = 0;
-	bool *done = calloc(nr ? nr : 1, sizeof(*done));
 
-	if (!done) {
+	if (!ev) {
 		d->err = d->err ? d->err : -ENOMEM;
 		return;
 	}
-	/* the table is sorted by id: group by system, first appearance first */
 	for (i = 0; i < nr; i++) {
 		const struct kt_event *e = kt_session__event(s, i);
 
-		if (is_ftrace(e) || !kt_event__format(e))
-			continue;
-		for (j = 0; j < i; j++) {
-			const struct kt_event *o = kt_session__event(s, j);
-
-			if (kt_event__format(o) && !strcmp(kt_event__system(o), kt_event__system(e)))
-				break;
-		}
-		systems += j == i;
+		if (!is_ftrace(e) && kt_event__format(e))
+			ev[n++] = e;
 	}
+	qsort(ev, n, sizeof(*ev), by_system);
+	for (i = 0; i < n; i++)
+		systems += !i || strcmp(kt_event__system(ev[i - 1]), kt_event__system(ev[i]));
 	kt_dat__u32(d, systems);
-	for (i = 0; i < nr; i++) {
-		const struct kt_event *e = kt_session__event(s, i);
-		const char *sys = kt_event__system(e);
-		uint32_t cnt = 0;
+	for (i = 0; i < n; i = j) {
+		const char *sys = kt_event__system(ev[i]);
 
-		if (done[i] || is_ftrace(e) || !kt_event__format(e))
-			continue;
-		for (j = i; j < nr; j++) {
-			const struct kt_event *o = kt_session__event(s, j);
-
-			if (kt_event__format(o) && !strcmp(kt_event__system(o), sys))
-				cnt++;
-		}
+		for (j = i; j < n && !strcmp(kt_event__system(ev[j]), sys); j++)
+			;
 		kt_dat__str(d, sys);
-		kt_dat__u32(d, cnt);
-		for (j = i; j < nr; j++) {
-			const struct kt_event *o = kt_session__event(s, j);
-
-			if (kt_event__format(o) && !strcmp(kt_event__system(o), sys)) {
-				write_format(d, o);
-				done[j] = true;
-			}
-		}
+		kt_dat__u32(d, j - i);
+		for (k = i; k < j; k++)
+			write_format(d, ev[k]);
 	}
-	free(done);
+	free(ev);
 }
 
 /* /proc/kallsyms: "addr type name" lines, 4-byte size first */
