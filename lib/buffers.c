@@ -148,7 +148,13 @@ static struct kt_buffer *buffer_load(struct kt_session *s, uint64_t tr, bool glo
 	}
 	if (!b->name)
 		goto fail;
-	if (kt_read_u64(s, tr + l->tr_array_buffer.off + l->ab_buffer.off, &b->rb) || !b->rb) {
+	err = kt_read_u64(s, tr + l->tr_array_buffer.off + l->ab_buffer.off, &b->rb);
+	if (err) {
+		kt_err(err, "%s: cannot read the ring buffer pointer of trace_array at 0x%llx: %s",
+		       b->name, (unsigned long long)tr, strerror(-err));
+		goto fail;
+	}
+	if (!b->rb) {
 		kt_err(ENOENT, "%s: trace_array at 0x%llx has no ring buffer", b->name,
 		       (unsigned long long)tr);
 		goto fail;
@@ -215,8 +221,12 @@ int kt_buffers__load(struct kt_session *s)
 
 	if (kt_symbol(s, "global_trace", &global))
 		return kt_err(ENOENT, "symbol global_trace not found: kernel built without ftrace?");
-	if (kt_symbol(s, "nr_cpu_ids", &pos) || kt_read_u32(s, pos, &ncpu))
-		return kt_err(EFAULT, "cannot read nr_cpu_ids");
+	if (kt_symbol(s, "nr_cpu_ids", &pos))
+		return kt_err(ENOENT, "symbol nr_cpu_ids not found");
+	err = kt_read_u32(s, pos, &ncpu);
+	if (err)
+		return kt_err(err, "cannot read nr_cpu_ids at 0x%llx: %s", (unsigned long long)pos,
+			      strerror(-err));
 	if (!ncpu || ncpu > KT_MAX_CPUS)
 		return kt_err(EBADMSG, "nr_cpu_ids %u is implausible", ncpu);
 	s->nr_cpu_ids = (int)ncpu;

@@ -478,6 +478,28 @@ static void test_instances_loop(void)
 	free(r);
 }
 
+/* nr_cpu_ids not in the dump: the session fails, saying where and why */
+static void test_no_nr_cpu_ids(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_session fs;
+	uint64_t a;
+	char want[128];
+
+	fk_symbol(k, "nr_cpu_ids", &a);
+	fk_fail(k, a, -ENODATA);
+	snprintf(want, sizeof(want), "cannot read nr_cpu_ids at 0x%llx: %s",
+		 (unsigned long long)a, strerror(ENODATA));
+	CHECK(fk_open(k, &fs, true) && !strcmp(kt_last_error(), want),
+	      "nr_cpu_ids unreadable: message names the object, address and cause");
+	if (fs.s)
+		fk_close(&fs);
+	else
+		fclose(fs.logf), free(fs.log);
+	fk_free(k);
+}
+
 int main(void)
 {
 	test_wrap();
@@ -494,5 +516,6 @@ int main(void)
 	test_cpu_buffer_unreadable();
 	test_huge_nr_pages();
 	test_instances_loop();
+	test_no_nr_cpu_ids();
 	return fk_failed;
 }
