@@ -1,0 +1,124 @@
+#!/bin/bash
+# ktrace-extract on damaged dumps (scripts/make-damaged, from the fixtures):
+# the message names the object, the address where there is one, and the
+# cause; the exit status is the documented one (README "Exit status"); and
+# every event that could still be recovered is written, as the kernel's
+# own rendering (truth/global.trace) has it.
+. "$(dirname "$0")/lib.sh"
+[ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
+[ -f "$VMCORES/k6.1/case.env" ] || { echo "skip - no k6.1 fixture in $VMCORES"; exit 77; }
+"$(dirname "$0")/../scripts/make-damaged" >/dev/null || { nok "scripts/make-damaged failed"; finish; }
+D=$KTRACE_CACHE/damaged
+V61=$(. "$VMCORES/k6.1/case.env"; echo "$VMLINUX")
+V510=$( [ -f "$VMCORES/k5.10/case.env" ] && . "$VMCORES/k5.10/case.env" && echo "$VMLINUX")
+TRUTH=$VMCORES/k6.1/truth/global.trace
+out=$(mktemp); err=$(mktemp); want=$(mktemp)
+trap 'rm -f "$out" "$err" "$want"' EXIT
+
+# run NAME ARGS...: ktrace-extract ARGS, status in $rc, stdout/stderr in $out/$err
+run() {
+	"$KTRACE_BIN" "$@" >"$out" 2>"$err"
+	rc=$?
+}
+# expect NAME STATUS REGEX...: the status, and each regex in stderr
+expect() {
+	local name=$1 status=$2 re bad=
+	shift 2
+	for re in "$@"; do
+		grep -Eq -- "$re" "$err" || bad="$bad '$re'"
+	done
+	if [ "$rc" != "$status" ]; then
+		nok "$name: exit status $rc, want $status: $(head -c 300 "$err" | tr '\n' ' ')"
+	elif [ -n "$bad" ]; then
+		nok "$name: stderr lacks$bad: $(head -c 400 "$err" | tr '\n' ' ')"
+	else
+		ok "$name: exit $rc, $(grep -Em1 -- "$1" "$err" | cut -c1-150)"
+	fi
+}
+# in_order NAME: every line of $want appears in $out, in order
+in_order() {
+	local miss
+	miss=$(awk 'BEGIN { n = 0; i = 0 } NR==FNR { t[n++] = $0; next }
+		    i < n && $0 == t[i] { i++ }
+		    END { if (i < n) printf "line %d of %d not found in order: %s", i + 1, n, t[i] }' \
+		"$want" "$out")
+	if [ -n "$miss" ]; then nok "$1: $miss"; else ok "$1: $(wc -l <"$want") recoverable kernel lines written, in order"; fi
+}
+# absent NAME FILE: no line of FILE (markers) in $out
+absent() {
+	local n
+	n=$(grep -cFx -f <(sed 's/.*/&/' "$2") <(grep -o 'ktrace-marker k6.1 cpu[0-9] [0-9]*' "$out"))
+	if [ "$n" != 0 ]; then nok "$1: $n events of the damaged page were printed"; else ok "$1: none of the $(wc -l <"$2") events of the damaged page printed"; fi
+}
+# truth lines of cpu1, and cpu0's markers not listed in FILE
+want_except() {
+	grep -v '^#' "$TRUTH" | awk 'NR==FNR { lost[$0] = 1; next }
+		/\[001\]/ { print; next }
+		match($0, /ktrace-marker k6\.1 cpu0 [0-9]+/) && !(substr($0, RSTART, RLENGTH) in lost) { print }' "$1" - >"$want"
+}
+
+# not dumps
+run -x "$V61" "$D/empty.vmcore"
+expect "empty file" 3 "empty\.vmcore" "empty file"
+run -x "$V61" "$D/not-a-dump.vmcore"
+expect "not a dump" 3 "not-a-dump\.vmcore" "not a kernel dump"
+
+# truncated: refused, or with --force read as far as it goes (the kernel
+# image of this dump lies past both cuts: nothing can be recovered)
+for t in trunc-half trunc-ring; do
+	run -x "$V61" "$D/$t.elf"
+	expect "$t" 3 "$t\.elf: truncated: [0-9]+ bytes" "segment at physical 0x[0-9a-f]+ ends at file offset"
+	run -x "$V61" --force "$D/$t.elf"
+	expect "$t --force" 6 "$t\.elf: cannot read nr_cpu_ids at 0x[0-9a-f]+: "
+done
+
+# a data page zero-filled: the others are written, its events are not
+run -x "$V61" -i global "$D/zero-page.elf"
+expect "zero-filled page" 10 "global: cpu0: sub-buffer of buffer_page 0x[0-9a-f]+ is zero-filled" \
+	"zero-filled: 1,"
+want_except "$D/zero-page.lost"
+in_order "zero-filled page"
+absent "zero-filled page" "$D/zero-page.lost"
+
+# a data page whose commit is past the sub-buffer: skipped, not half-read
+run -x "$V61" -i global "$D/corrupt-commit.elf"
+expect "corrupt commit" 10 "global: cpu0: sub-buffer of buffer_page 0x[0-9a-f]+ is corrupt" \
+	"corrupt \(skipped\): 1,"
+want_except "$D/corrupt-commit.lost"
+in_order "corrupt commit"
+absent "corrupt commit" "$D/corrupt-commit.lost"
+
+# a buffer_page's list.next pointing nowhere: cpu1 whole, cpu0 up to the break
+run -x "$V61" -i global "$D/bad-list.elf"
+expect "broken page list" 10 "global: cpu0: broken page list at buffer_page 0x[0-9a-f]+" \
+	"cannot read buffer_page at 0xdead000000000000" "page-list anomalies: [1-9]"
+grep -v '^#' "$TRUTH" | grep -F '[001]' >"$want"
+in_order "broken page list, cpu1"
+grep -v '^#' "$TRUTH" | grep -F -f "$D/bad-list.page" >"$want"
+in_order "broken page list, cpu0 up to the break"
+
+# the wrong vmlinux (5.10's for a 6.1 dump)
+if [ -n "$V510" ]; then
+	run -x "$V510" "$VMCORES/k6.1/vmcore.kdump"
+	expect "wrong vmlinux" 5 "vmlinux .*5\.10.* is 5\.10[^ ]* \(build-id [0-9a-f]+\.*\) but the dump is 6\.1"
+else
+	skip "wrong vmlinux: no k5.10 fixture"
+fi
+
+# makedumpfile -d 31: the pages it dropped are counted as filtered
+if [ -e "$D/d31.kdump" ]; then
+	V612=$(. "$VMCORES/k6.12/case.env"; echo "$VMLINUX")
+	run -x "$V612" -i global "$D/d31.kdump"
+	expect "makedumpfile -d 31" 10 "filtered from the dump: [1-9]" \
+		"global: cpu1: (cannot read buffer_page at|no page carries the head flag|cannot read sub-buffer).* 0x[0-9a-f]+"
+	grep -v '^#' "$VMCORES/k6.12/truth/global.trace" | grep -F '[000]' >"$want"
+	in_order "makedumpfile -d 31, cpu0"
+	run -x "$V612" -i inst "$D/d31.kdump"
+	expect "makedumpfile -d 31, instance" 10 "inst: cannot read buffers\[[0-9]+\] at 0x[0-9a-f]+"
+else
+	skip "makedumpfile -d 31: no k6.12/vmcore.d31 fixture"
+fi
+
+# a kernel with tracing off: every recipe traces something
+skip "dump of a kernel with tracing off: no fixture (every tests/vmcores recipe sets EVENTS and MARKERS)"
+finish
