@@ -2,7 +2,7 @@
 # t-fixtures.sh - check the generated vmcores with tools we did not write
 #
 # For each case made by scripts/make-vmcores (in $KTRACE_CACHE/vmcores, or
-# only those in $KTRACE_CASES): case.env has the contract's keys and the truth
+# only those in $KTRACE_CASES; the "big" one only when named there): case.env has the contract's keys and the truth
 # files; crash opens vmcore.elf and vmcore.kdump with the case's vmlinux and
 # its log shows the sysrq panic (trixie's crash 8.0.6 for 6.12: bookworm's
 # 8.0.2 cannot open those), and so does vmcore.flat (crash reads the
@@ -23,7 +23,14 @@ trap 'rm -rf "$work"' EXIT
 
 cases=${KTRACE_CASES:-$(cd "$vmcores" 2>/dev/null && ls -d -- */ 2>/dev/null | tr -d /)}
 found=
-for c in $cases; do [ -e "$vmcores/$c/case.env" ] && found="$found $c"; done
+for c in $cases; do
+	[ -e "$vmcores/$c/case.env" ] || continue
+	# benchmark fixtures (EXPLICIT=1, like "big") only when named
+	if [ -z "${KTRACE_CASES:-}" ] && grep -q '^EXPLICIT=1' "$top/tests/vmcores/$c.recipe" 2>/dev/null; then
+		continue
+	fi
+	found="$found $c"
+done
 if [ -z "$found" ]; then
 	echo "SKIP: no vmcores in $vmcores (make them with scripts/make-vmcores)"
 	exit 77
