@@ -270,7 +270,8 @@ static enum kx_error check_match(struct kx_dump *d, int force, char *msg,
  * know the architecture and cannot translate any address. The vmlinux
  * knows it: set arch.name from its ELF machine when the dump did not.
  */
-static enum kx_error set_arch(struct kx_dump *d, char *msg, size_t msglen)
+static enum kx_error set_arch(struct kx_dump *d, const char *given,
+			      char *msg, size_t msglen)
 {
 	static const struct {
 		int machine;
@@ -288,6 +289,16 @@ static enum kx_error set_arch(struct kx_dump *d, char *msg, size_t msglen)
 		    KDUMP_OK && arch)
 		return KX_OK;
 	kdump_clear_err(d->ctx);
+	if (!d->vml.elf) {
+		if (given && *given &&
+		    kdump_set_string_attr(d->ctx, KDUMP_ATTR_ARCH_NAME, given) ==
+			    KDUMP_OK)
+			return KX_OK;
+		set_msg(msg, msglen,
+			"vmcore %s: the dump names no architecture and none was "
+			"given", d->path);
+		return KX_ERR_DUMP;
+	}
 	if (!gelf_getehdr(d->vml.elf, &ehdr))
 		goto unknown;
 	for (i = 0; i < sizeof(archs) / sizeof(archs[0]); i++) {
@@ -344,13 +355,15 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 	e = read_vmcoreinfo(d, msg, msglen);
 	if (e)
 		goto out;
-	e = open_vmlinux(d, opts, msg, msglen);
-	if (e)
-		goto out;
-	e = check_match(d, opts->force, msg, msglen);
-	if (e)
-		goto out;
-	e = set_arch(d, msg, msglen);
+	if (!opts->no_vmlinux) {
+		e = open_vmlinux(d, opts, msg, msglen);
+		if (e)
+			goto out;
+		e = check_match(d, opts->force, msg, msglen);
+		if (e)
+			goto out;
+	}
+	e = set_arch(d, opts->no_vmlinux ? opts->arch : NULL, msg, msglen);
 	if (e)
 		goto out;
 	e = kx_dump__check_whole(d, msg, msglen);
@@ -359,7 +372,11 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 	e = kx_dump__init_xlat(d, msg, msglen);
 	if (e)
 		goto out;
-	if (d->verbose)
+	if (d->verbose && !d->vml.elf)
+		fprintf(stderr, "dump: %s: %s, release %s, build-id %s\n",
+			d->path, d->format, d->osrelease,
+			d->build_id ? d->build_id : "none");
+	else if (d->verbose)
 		fprintf(stderr,
 			"dump: %s: %s, release %s, build-id %s, KASLR offset "
 			"0x%llx; vmlinux %s (%zu symbols)\n",
@@ -406,6 +423,8 @@ static int target_symbol(void *priv, const char *name, uint64_t *addr)
 	struct kx_dump *d = priv;
 	int reloc, ret;
 
+	if (!d->symtab)
+		return -ENOENT;
 	ret = kx_symtab__lookup(d->symtab, name, addr, &reloc);
 	if (ret)
 		return ret;
@@ -419,6 +438,8 @@ static int target_member(void *priv, const char *type, const char *member,
 {
 	struct kx_dump *d = priv;
 
+	if (!d->types)
+		return -ENOENT;
 	return kx_types__member(d->types, type, member, offset, size);
 }
 
@@ -426,6 +447,8 @@ static int target_type_size(void *priv, const char *type, uint64_t *size)
 {
 	struct kx_dump *d = priv;
 
+	if (!d->types)
+		return -ENOENT;
 	return kx_types__size(d->types, type, size);
 }
 
@@ -433,6 +456,8 @@ static int target_enumerator(void *priv, const char *name, int64_t *value)
 {
 	struct kx_dump *d = priv;
 
+	if (!d->types)
+		return -ENOENT;
 	return kx_types__enumerator(d->types, name, value);
 }
 
@@ -451,6 +476,11 @@ void kx_dump__target(struct kx_dump *d, struct kt_target *t)
 const char *kx_dump__osrelease(const struct kx_dump *d)
 {
 	return d->osrelease;
+}
+
+char *kx_dump__vmcoreinfo_line(const struct kx_dump *d, const char *key)
+{
+	return vmcoreinfo_line(d->ctx, key);
 }
 
 const char *kx_dump__format(const struct kx_dump *d)

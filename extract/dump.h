@@ -34,6 +34,13 @@ struct kx_dump_opts {
 	int force;
 	/* print what was resolved and how long it took, to stderr */
 	int verbose;
+	/*
+	 * open the dump alone: no vmlinux, no symbols or types (the caller
+	 * answers those, e.g. from a layout profile) and no check that they
+	 * match; @arch names the architecture when the dump does not
+	 */
+	int no_vmlinux;
+	const char *arch;
 };
 
 /*
@@ -52,6 +59,9 @@ void kx_dump__target(struct kx_dump *d, struct kt_target *t);
 const char *kx_dump__osrelease(const struct kx_dump *d);
 /* dump format as libkdumpfile names it ("elf", "diskdump", "flattened") */
 const char *kx_dump__format(const struct kx_dump *d);
+
+/* a vmcoreinfo line ("BUILD-ID", "SYMBOL(init_uts_ns)"), malloc'ed; or NULL */
+char *kx_dump__vmcoreinfo_line(const struct kx_dump *d, const char *key);
 
 /* KASLR offset added to vmlinux symbols (0 without KASLR) */
 uint64_t kx_dump__kaslr_offset(const struct kx_dump *d);
