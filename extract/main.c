@@ -6,12 +6,29 @@
 #include <ktrace/ktrace.h>
 #include "dump.h"
 #include "options.h"
+#include "profile.h"
+
+static int make_profile(const struct kx_options *o)
+{
+	struct kx_profile_make_opts po = { .sz = sizeof(po) };
+
+	po.output = o->make_profile;
+	po.vmlinux = o->vmlinux;
+	po.btf = o->btf;
+	po.system_map = o->system_map;
+	po.release = o->release;
+	po.build_id = o->build_id;
+	po.vmcore = o->vmcore;
+	po.verbose = o->verbose;
+	return kx_profile__make(&po);
+}
 
 int main(int argc, char **argv)
 {
 	struct kx_options o;
 	struct kx_dump_opts dopts = { .sz = sizeof(dopts) };
 	struct kt_open_opts sopts = { .sz = sizeof(sopts) };
+	struct kx_profile *p = NULL;
 	struct kx_dump *d;
 	struct kt_session *s;
 	struct kt_target t;
@@ -22,6 +39,15 @@ int main(int argc, char **argv)
 	ret = kx_options__parse(&o, argc, argv);
 	if (ret >= 0)
 		return ret;
+	if (o.make_profile)
+		return make_profile(&o);
+	if (o.profile) {
+		ret = kx_profile__open_dump(o.profile, o.vmcore, o.force, o.verbose,
+					    &p, &d, &t);
+		if (ret >= 0)
+			return ret;
+		goto open;
+	}
 	dopts.vmlinux = o.vmlinux;
 	dopts.force = o.force;
 	dopts.verbose = o.verbose;
@@ -33,15 +59,18 @@ int main(int argc, char **argv)
 		       kerr == KX_ERR_NOMEM ? KT_EXIT_FAILURE : KT_EXIT_DUMP;
 	}
 	kx_dump__target(d, &t);
+open:
 	sopts.no_events = o.list_only;
 	s = kt_session__open(&t, &sopts);
 	if (!s) {
 		fprintf(stderr, "ktrace-extract: %s: %s\n", o.vmcore, kt_last_error());
 		kx_dump__close(d);
+		kx_profile__free(p);
 		return KT_EXIT_NOTRACE;
 	}
 	ret = kx_run(&o, s);
 	kt_session__free(s);
 	kx_dump__close(d);
+	kx_profile__free(p);
 	return ret;
 }

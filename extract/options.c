@@ -17,6 +17,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "  -x, --vmlinux FILE     vmlinux with DWARF (or a separate debug file) of the\n"
 	      "                         crashed kernel; default: looked up by release\n"
+	      "  -P, --profile FILE     layout profile of the crashed kernel instead of its\n"
+	      "                         DWARF (made with --make-profile)\n"
 	      "  -i, --instance NAME    only this buffer (\"global\" or an instance name)\n"
 	      "  -c, --cpu LIST         only these CPUs, e.g. 0,2-3\n"
 	      "  -n, --last N           only the last N events of each buffer\n"
@@ -34,10 +36,17 @@ static void usage(FILE *f)
 	      "  -h, --help             this help\n"
 	      "  -V, --version          version\n"
 	      "\n"
+	      "usage: ktrace-extract --make-profile FILE (-x VMLINUX [VMCORE] |\n"
+	      "                      --btf BTF --system-map MAP [--release R])\n"
+	      "Write the layout profile of a kernel: from its vmlinux DWARF (with a dump of\n"
+	      "that kernel, what a complete extraction asks is recorded too), or from BTF\n"
+	      "(/sys/kernel/btf/vmlinux, or a vmlinux with .BTF) and System.map or\n"
+	      "/proc/kallsyms.\n"
+	      "\n"
 	      "Exit status: 0 trace written; 10 trace written but data was lost (unreadable,\n"
 	      "filtered or corrupt pages, broken page lists, unknown events); 1 failure;\n"
-	      "2 usage; 3 the dump cannot be read; 4 no usable debuginfo; 5 vmlinux does\n"
-	      "not match the dump; 6 the dump holds no usable trace buffer.\n", f);
+	      "2 usage; 3 the dump cannot be read; 4 no usable debuginfo (or a corrupted\n"
+	      "profile); 5 vmlinux or profile does not match the dump; 6 the dump holds no usable trace buffer.\n", f);
 }
 
 static int parse_cpus(struct kx_options *o, const char *arg)
@@ -81,9 +90,16 @@ static int parse_secs(const char *arg, uint64_t *ns)
 
 int kx_options__parse(struct kx_options *o, int argc, char **argv)
 {
-	enum { OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER };
+	enum { OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER, OPT_MAKE_PROFILE,
+	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID };
 	static const struct option longopts[] = {
 		{ "vmlinux", required_argument, NULL, 'x' },
+		{ "profile", required_argument, NULL, 'P' },
+		{ "make-profile", required_argument, NULL, OPT_MAKE_PROFILE },
+		{ "btf", required_argument, NULL, OPT_BTF },
+		{ "system-map", required_argument, NULL, OPT_SYSTEM_MAP },
+		{ "release", required_argument, NULL, OPT_RELEASE },
+		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
 		{ "instance", required_argument, NULL, 'i' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "last", required_argument, NULL, 'n' },
@@ -108,9 +124,15 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->ts_max = UINT64_MAX;
-	while ((c = getopt_long(argc, argv, "x:i:c:n:jo:F:lefqvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "x:P:i:c:n:jo:F:lefqvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'x': o->vmlinux = optarg; break;
+		case 'P': o->profile = optarg; break;
+		case OPT_MAKE_PROFILE: o->make_profile = optarg; break;
+		case OPT_BTF: o->btf = optarg; break;
+		case OPT_SYSTEM_MAP: o->system_map = optarg; break;
+		case OPT_RELEASE: o->release = optarg; break;
+		case OPT_BUILD_ID: o->build_id = optarg; break;
 		case 'i': o->instance = optarg; break;
 		case 'c':
 			if (parse_cpus(o, optarg)) {
@@ -158,6 +180,14 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		case 'V': printf("ktrace-extract %s\n", KTRACE_VERSION); return KT_EXIT_OK;
 		default: usage(stderr); return KT_EXIT_USAGE;
 		}
+	}
+	if (o->make_profile && optind >= argc - 1) {
+		o->vmcore = optind == argc - 1 ? argv[optind] : NULL;
+		return -1;
+	}
+	if (o->profile && o->vmlinux) {
+		fprintf(stderr, "ktrace-extract: --profile and --vmlinux exclude each other\n");
+		return KT_EXIT_USAGE;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "ktrace-extract: %s\n",

@@ -11,6 +11,9 @@ enum kx_format { KX_TEXT, KX_JSON, KX_DAT };
 struct kx_options {
 	const char *vmcore;
 	const char *vmlinux;
+	const char *profile;		/* --profile: layout profile instead of DWARF */
+	const char *make_profile;	/* --make-profile: write one, VMCORE optional */
+	const char *btf, *system_map, *release, *build_id;
 	const char *output;	/* NULL or "-": stdout */
 	const char *instance;	/* NULL: all */
 	enum kx_format format;

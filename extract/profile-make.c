@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * ktrace-extract --make-profile: write the layout profile of one kernel.
+ *
+ * A profile is made at install time, when there is no dump to run the
+ * core against, so it holds the answers to the questions the core can
+ * ask, enumerated:
+ *  - the members, symbols and enumerators libktrace asks by name (the
+ *    list below, kept beside lib/: layout.c's table and the extra
+ *    questions in events.c, printk.c, render.c, session.c, text.c,
+ *    buffers.c, kallsyms.c, cmdlines.c), absent ones recorded as absent;
+ *  - every enumerator of the kernel whose name has no lower-case letter:
+ *    print formats name enumerators the core resolves (fmt.c), and which
+ *    ones depends on the events built into that kernel;
+ *  - with a reference dump of the same kernel (--make-profile FILE -x
+ *    VMLINUX VMCORE), whatever a complete extraction asked as well
+ *    (text of every buffer, trace.dat and every event format).
+ * tests/t-profile.sh checks that an extraction through a profile asks
+ * nothing it lacks, so a question added to lib/ without adding it here
+ * fails the tests instead of a capture.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <ktrace/ktrace.h>
+
+#include "dump.h"
+#include "profile.h"
+#include "profile-private.h"
+
+struct question {
+	char kind;		/* 's', 'm', 'z', 'e' */
+	const char *a, *b;
+};
+
+#define RB_OLD "struct ring_buffer"		/* before 5.6 */
+#define RB_NEW "struct trace_buffer"
+#define CPU "struct ring_buffer_per_cpu"
+#define BP "struct buffer_page"
+#define DP "struct buffer_data_page"
+#define TR "struct trace_array"
+#define CALL "struct trace_event_call"
+#define CLASS "struct trace_event_class"
+#define FIELD "struct ftrace_event_field"
+#define SC "struct saved_cmdlines_buffer"
+#define TE "struct trace_entry"
+
+static const struct question questions[] = {
+	/* lib/layout.c: the ring buffer under both of its names */
+	{ 'm', RB_OLD, "cpus" }, { 'm', RB_OLD, "buffers" },
+	{ 'm', RB_OLD, "clock" }, { 'm', RB_OLD, "subbuf_size" },
+	{ 'm', RB_OLD, "subbuf_order" }, { 'm', RB_OLD, "time_stamp_abs" },
+	{ 'm', RB_NEW, "cpus" }, { 'm', RB_NEW, "buffers" },
+	{ 'm', RB_NEW, "clock" }, { 'm', RB_NEW, "subbuf_size" },
+	{ 'm', RB_NEW, "subbuf_order" }, { 'm', RB_NEW, "time_stamp_abs" },
+	{ 'm', RB_NEW, "buffer" },	/* 5.x trace_buffer was array_buffer */
+	{ 'm', TR, "array_buffer" }, { 'm', TR, "trace_buffer" },
+	{ 'm', "struct array_buffer", "buffer" },
+	{ 'm', CPU, "cpu" }, { 'm', CPU, "nr_pages" }, { 'm', CPU, "pages" },
+	{ 'm', CPU, "head_page" }, { 'm', CPU, "tail_page" },
+	{ 'm', CPU, "commit_page" }, { 'm', CPU, "reader_page" },
+	{ 'm', CPU, "entries" }, { 'm', CPU, "overrun" },
+	{ 'm', CPU, "commit_overrun" }, { 'm', CPU, "dropped_events" },
+	{ 'm', CPU, "read" }, { 'm', CPU, "entries_bytes" },
+	{ 'm', CPU, "lost_events" },
+	{ 'm', BP, "list" }, { 'm', BP, "write" }, { 'm', BP, "read" },
+	{ 'm', BP, "entries" }, { 'm', BP, "real_end" }, { 'm', BP, "page" },
+	{ 'm', DP, "time_stamp" }, { 'm', DP, "commit" }, { 'm', DP, "data" },
+	{ 'm', "struct list_head", "next" }, { 'm', "struct list_head", "prev" },
+	{ 'm', TR, "name" }, { 'm', TR, "list" }, { 'm', TR, "clock_id" },
+	{ 'm', CALL, "list" }, { 'm', CALL, "class" }, { 'm', CALL, "name" },
+	{ 'm', CALL, "tp" }, { 'm', CALL, "event.type" },
+	{ 'm', CALL, "print_fmt" }, { 'm', CALL, "flags" }, { 'm', CALL, "data" },
+	{ 'm', CLASS, "system" }, { 'm', CLASS, "fields" },
+	{ 'm', CLASS, "get_fields" }, { 'm', CLASS, "probe" },
+	{ 'm', FIELD, "link" }, { 'm', FIELD, "name" }, { 'm', FIELD, "type" },
+	{ 'm', FIELD, "offset" }, { 'm', FIELD, "size" },
+	{ 'm', FIELD, "is_signed" }, { 'm', FIELD, "len" },
+	{ 'm', "struct tracepoint", "name" },
+	{ 'm', SC, "map_pid_to_cmdline" }, { 'm', SC, "map_cmdline_to_pid" },
+	{ 'm', SC, "cmdline_num" }, { 'm', SC, "saved_cmdlines" },
+	{ 'm', TE, "type" }, { 'm', TE, "flags" }, { 'm', TE, "preempt_count" },
+	{ 'm', TE, "pid" },
+	/* lib/events.c, printk.c, render.c, session.c, text.c */
+	{ 'm', "struct syscall_metadata", "enter_fields" },
+	{ 'm', "struct trace_bprintk_fmt", "fmt" },
+	{ 'm', TR, "trace_flags" }, { 'm', TR, "current_trace" },
+	{ 'm', "struct tracer", "name" },
+	{ 'm', "struct task_struct", "migration_disabled" },
+	/* sizes of the types above (not asked today; cheap to have) */
+	{ 'z', RB_OLD, NULL }, { 'z', RB_NEW, NULL }, { 'z', CPU, NULL }, { 'z', BP, NULL }, { 'z', DP, NULL },
+	{ 'z', TR, NULL }, { 'z', "struct array_buffer", NULL }, { 'z', CALL, NULL },
+	{ 'z', CLASS, NULL }, { 'z', FIELD, NULL }, { 'z', SC, NULL }, { 'z', TE, NULL },
+	{ 'z', "struct list_head", NULL }, { 'z', "struct tracer", NULL },
+	/* symbols: buffers.c, cmdlines.c, events.c, kallsyms.c, printk.c,
+	 * render.c, session.c; init_uts_ns for checking the dump */
+	{ 's', "global_trace", NULL }, { 's', "nr_cpu_ids", NULL },
+	{ 's', "ftrace_trace_arrays", NULL }, { 's', "savedcmd", NULL },
+	{ 's', "ftrace_events", NULL }, { 's', "ftrace_common_fields", NULL },
+	{ 's', "kallsyms_names", NULL }, { 's', "kallsyms_token_table", NULL },
+	{ 's', "kallsyms_token_index", NULL }, { 's', "kallsyms_addresses", NULL },
+	{ 's', "kallsyms_offsets", NULL }, { 's', "kallsyms_relative_base", NULL },
+	{ 's', "kallsyms_num_syms", NULL }, { 's', "kallsyms_markers", NULL },
+	{ 's', "kallsyms_seqs_of_names", NULL }, { 's', "_stext", NULL }, { 's', "_text", NULL },
+	{ 's', "__start___trace_bprintk_fmt", NULL },
+	{ 's', "__stop___trace_bprintk_fmt", NULL },
+	{ 's', "__start___tracepoint_str", NULL }, { 's', "__stop___tracepoint_str", NULL },
+	{ 's', "trace_bprintk_fmt_list", NULL }, { 's', "tracing_gen_ctx_irq_test", NULL },
+	{ 's', "no_hash_pointers", NULL }, { 's', "ptr_key", NULL },
+	{ 's', "init_uts_ns", NULL },
+	/* trace_clocks[] functions (buffers.c) */
+	{ 's', "trace_clock_local", NULL }, { 's', "trace_clock_global", NULL },
+	{ 's', "trace_clock_counter", NULL }, { 's', "trace_clock_jiffies", NULL },
+	{ 's', "trace_clock", NULL }, { 's', "ktime_get_mono_fast_ns", NULL },
+	{ 's', "ktime_get_raw_fast_ns", NULL }, { 's', "ktime_get_boot_fast_ns", NULL },
+	{ 's', "ktime_get_tai_fast_ns", NULL }, { 's', "trace_clock_x86_tsc", NULL },
+};
+
+/* The answers collected, keyed as in profile.c */
+struct answers {
+	struct kx_pentry *e;
+	size_t n, cap;
+	struct kx_psource *src;
+	int err;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(((const struct kx_pentry *)a)->key,
+		      ((const struct kx_pentry *)b)->key);
+}
+
+/* Ask @src question (@kind, @a, @b) and keep the answer. */
+static int ask(struct answers *as, char kind, const char *a, const char *b)
+{
+	struct kx_psource *src = as->src;
+	struct kx_pentry *e;
+	int64_t v;
+	int reloc = 0, ret;
+
+	if (as->n == as->cap) {
+		size_t nc = as->cap ? 2 * as->cap : 4096;
+		struct kx_pentry *ne = realloc(as->e, nc * sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		as->e = ne;
+		as->cap = nc;
+	}
+	e = &as->e[as->n];
+	memset(e, 0, sizeof(*e));
+	switch (kind) {
+	case 's':
+		ret = src->symbol(src->priv, a, &e->v1, &reloc);
+		e->reloc = !!reloc;
+		break;
+	case 'm':
+		ret = src->member(src->priv, a, b, &e->v1, &e->v2);
+		break;
+	case 'z':
+		ret = src->type_size(src->priv, a, &e->v1);
+		break;
+	default:
+		ret = src->enumerator(src->priv, a, &v);
+		e->v1 = (uint64_t)v;
+		break;
+	}
+	if (ret == -ENOMEM)
+		return ret;
+	/* anything else (-ENOENT, -EINVAL through a non-aggregate) is absent */
+	e->present = !ret;
+	ret = kx_pentry_key(e, kind, a, kind == 'm' ? b : NULL);
+	if (ret)
+		return ret;
+	as->n++;
+	return 0;
+}
+
+static int has_lower(const char *s)
+{
+	for (; *s; s++)
+		if (*s >= 'a' && *s <= 'z')
+			return 1;
+	return 0;
+}
+
+static int ask_enum(void *arg, const char *name)
+{
+	struct answers *as = arg;
+
+	if (has_lower(name))
+		return 0;
+	return ask(as, 'e', name, NULL);
+}
+
+/* --- recording a reference extraction ---------------------------------- */
+
+struct recorder {
+	struct kt_target inner;
+	struct answers *as;
+};
+
+static int rec_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
+{
+	struct recorder *r = priv;
+
+	return r->inner.read(r->inner.priv, kvaddr, buf, len);
+}
+
+static int rec_symbol(void *priv, const char *name, uint64_t *addr)
+{
+	struct recorder *r = priv;
+
+	if (ask(r->as, 's', name, NULL))
+		r->as->err = -ENOMEM;
+	return r->inner.symbol(r->inner.priv, name, addr);
+}
+
+static int rec_member(void *priv, const char *type, const char *member,
+		      uint64_t *offset, uint64_t *size)
+{
+	struct recorder *r = priv;
+
+	if (ask(r->as, 'm', type, member))
+		r->as->err = -ENOMEM;
+	return r->inner.member(r->inner.priv, type, member, offset, size);
+}
+
+static int rec_type_size(void *priv, const char *type, uint64_t *size)
+{
+	struct recorder *r = priv;
+
+	if (ask(r->as, 'z', type, NULL))
+		r->as->err = -ENOMEM;
+	return r->inner.type_size(r->inner.priv, type, size);
+}
+
+static int rec_enumerator(void *priv, const char *name, int64_t *value)
+{
+	struct recorder *r = priv;
+
+	if (ask(r->as, 'e', name, NULL))
+		r->as->err = -ENOMEM;
+	return r->inner.enumerator(r->inner.priv, name, value);
+}
+
+int kt_tracedat__write(struct kt_session *s, struct kt_buffer *only, FILE *out);
+
+/*
+ * Run everything the extractor can do on @vmcore, with a target answering
+ * from @src's DWARF through the dump target, and keep every question.
+ */
+static int record(struct answers *as, const struct kx_profile_make_opts *o)
+{
+	struct kx_dump_opts dopts = { .sz = sizeof(dopts) };
+	struct kt_text_opts to = { .sz = sizeof(to) };
+	struct kt_open_opts sopts = { .sz = sizeof(sopts) };
+	struct recorder r = { .as = as };
+	struct kt_target t = { .sz = sizeof(t) };
+	struct kt_session *s;
+	struct kt_buffer *b;
+	struct kx_dump *d;
+	enum kx_error kerr;
+	char msg[1024];
+	FILE *null;
+	int i;
+
+	dopts.vmlinux = o->vmlinux;
+	d = kx_dump__open(o->vmcore, &dopts, &kerr, msg, sizeof(msg));
+	if (!d) {
+		fprintf(stderr, "ktrace-extract: %s\n", msg);
+		return kerr == KX_ERR_MISMATCH ? KT_EXIT_MISMATCH : KT_EXIT_DUMP;
+	}
+	kx_dump__target(d, &r.inner);
+	t.priv = &r;
+	t.read = rec_read;
+	t.symbol = rec_symbol;
+	t.member = rec_member;
+	t.type_size = rec_type_size;
+	t.enumerator = rec_enumerator;
+	null = fopen("/dev/null", "we");
+	s = null ? kt_session__open(&t, &sopts) : NULL;
+	if (!s) {
+		fprintf(stderr, "ktrace-extract: %s: %s\n", o->vmcore,
+			null ? kt_last_error() : strerror(errno));
+		if (null)
+			fclose(null);
+		kx_dump__close(d);
+		return KT_EXIT_NOTRACE;
+	}
+	to.header = true;
+	kt_session__for_each_buffer(s, i, b)
+		kt_text__write(s, b, null, &to);
+	kt_tracedat__write(s, NULL, null);
+	for (i = 0; i < kt_session__event_cnt(s); i++)
+		kt_event__format(kt_session__event(s, i));
+	kt_session__free(s);
+	fclose(null);
+	kx_dump__close(d);
+	return as->err ? KT_EXIT_FAILURE : KT_EXIT_OK;
+}
+
+/* --- writing ------------------------------------------------------------ */
+
+struct out {
+	FILE *f;
+	uint64_t h;
+	size_t lines;
+};
+
+static void put(struct out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct out *o, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return;
+	fputs(buf, o->f);
+	o->h = kx_profile_fnv1a(o->h, buf, (size_t)n);
+	o->lines++;
+}
+
+static void put_entry(struct out *o, const struct kx_pentry *e)
+{
+	const char *name = e->key + 2, *tab = strchr(name, '\t');
+
+	switch (e->key[0]) {
+	case 's':
+		if (e->present)
+			put(o, "sym\t%s\t%016" PRIx64 "\t%c\n", name, e->v1,
+			    e->reloc ? 'r' : 'a');
+		else
+			put(o, "nosym\t%s\n", name);
+		break;
+	case 'm':
+		if (!tab)
+			return;
+		if (e->present)
+			put(o, "member\t%s\t%" PRIu64 "\t%" PRIu64 "\n", name, e->v1,
+			    e->v2);
+		else
+			put(o, "member\t%s\t-\n", name);
+		break;
+	case 'z':
+		if (e->present)
+			put(o, "size\t%s\t%" PRIu64 "\n", name, e->v1);
+		else
+			put(o, "size\t%s\t-\n", name);
+		break;
+	case 'e':
+		/* absent upper-case enumerators are implied by "enumerators upper" */
+		if (e->present)
+			put(o, "enum\t%s\t%" PRId64 "\n", name, (int64_t)e->v1);
+		else if (has_lower(name))
+			put(o, "enum\t%s\t-\n", name);
+		break;
+	}
+}
+
+static int write_profile(const struct kx_profile_make_opts *o,
+			 struct answers *as)
+{
+	struct kx_psource *src = as->src;
+	struct out out = { .h = KX_FNV_INIT };
+	char *tmp = NULL;
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i, kept = 0;
+	int ret = 0;
+
+	/* sort by kind and name, keep the first answer of each question */
+	qsort(as->e, as->n, sizeof(*as->e), cmp_key);
+	for (i = 0; i < as->n; i++) {
+		if (kept && !strcmp(as->e[kept - 1].key, as->e[i].key)) {
+			free(as->e[i].key);
+			continue;
+		}
+		as->e[kept++] = as->e[i];
+	}
+	as->n = kept;
+
+	if (asprintf(&tmp, "%s.tmp.%d", o->output, (int)getpid()) < 0)
+		return -ENOMEM;
+	out.f = fopen(tmp, "we");
+	if (!out.f) {
+		ret = -errno;
+		fprintf(stderr, "ktrace-extract: cannot create %s: %s\n", tmp,
+			strerror(errno));
+		free(tmp);
+		return ret;
+	}
+	gmtime_r(&now, &tm);
+	put(&out, "ktrace-profile\t1\n");
+	put(&out, "# ktrace layout profile: what libktrace needs to know about one "
+		  "kernel build; made by ktrace-extract --make-profile\n");
+	put(&out, "release\t%s\n", src->release);
+	if (src->build_id[0])
+		put(&out, "build-id\t%s\n", src->build_id);
+	if (src->arch[0])
+		put(&out, "arch\t%s\n", src->arch);
+	put(&out, "source\t%s%s%s\n", src->source, o->vmcore ? ", recorded on " : "",
+	    o->vmcore ? o->vmcore : "");
+	put(&out, "created\t%04d-%02d-%02dT%02d:%02d:%02dZ\n", tm.tm_year + 1900,
+	    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	put(&out, "enumerators\tupper\n");
+	/* symbols first, as an administrator reading it would look for them */
+	for (i = 0; i < as->n; i++)
+		if (as->e[i].key[0] == 's')
+			put_entry(&out, &as->e[i]);
+	for (i = 0; i < as->n; i++)
+		if (as->e[i].key[0] == 'm' || as->e[i].key[0] == 'z')
+			put_entry(&out, &as->e[i]);
+	for (i = 0; i < as->n; i++)
+		if (as->e[i].key[0] == 'e')
+			put_entry(&out, &as->e[i]);
+	fprintf(out.f, "end\t%zu\t%016" PRIx64 "\n", out.lines, out.h);
+	if (fflush(out.f) || ferror(out.f) || fsync(fileno(out.f)))
+		ret = -EIO;
+	if (fclose(out.f) && !ret)
+		ret = -EIO;
+	if (!ret && rename(tmp, o->output))
+		ret = -errno;
+	if (ret) {
+		fprintf(stderr, "ktrace-extract: writing %s: %s\n", o->output,
+			strerror(-ret));
+		unlink(tmp);
+	}
+	free(tmp);
+	return ret;
+}
+
+int kx_profile__make(const struct kx_profile_make_opts *o)
+{
+	struct kx_psource src;
+	struct answers as = { .src = &src };
+	char msg[1024] = "";
+	size_t i, nenum;
+	int ret, status = KT_EXIT_FAILURE;
+
+	if (o->vmlinux)
+		ret = kx_psource__dwarf(&src, o->vmlinux, o->verbose, msg, sizeof(msg));
+	else if (o->btf)
+		ret = kx_psource__btf(&src, o->btf, o->system_map, o->release,
+				      o->build_id, msg, sizeof(msg));
+	else {
+		fprintf(stderr, "ktrace-extract: --make-profile needs --vmlinux "
+				"or --btf (with --system-map)\n");
+		return KT_EXIT_USAGE;
+	}
+	if (ret) {
+		fprintf(stderr, "ktrace-extract: %s\n",
+			msg[0] ? msg : strerror(-ret));
+		return ret == -ENOMEM ? KT_EXIT_FAILURE : KT_EXIT_DEBUGINFO;
+	}
+	for (i = 0; i < sizeof(questions) / sizeof(questions[0]); i++) {
+		ret = ask(&as, questions[i].kind, questions[i].a, questions[i].b);
+		if (ret)
+			goto out;
+	}
+	nenum = as.n;
+	ret = src.enumerators(src.priv, ask_enum, &as);
+	if (ret) {
+		fprintf(stderr, "ktrace-extract: %s: listing enumerators: %s\n",
+			src.source, strerror(-ret));
+		goto out;
+	}
+	nenum = as.n - nenum;
+	if (o->vmcore) {
+		if (!o->vmlinux) {
+			fprintf(stderr, "ktrace-extract: recording on a dump needs "
+					"--vmlinux\n");
+			status = KT_EXIT_USAGE;
+			goto out;
+		}
+		status = record(&as, o);
+		if (status)
+			goto out;
+	}
+	ret = write_profile(o, &as);
+	if (ret)
+		goto out;
+	if (o->verbose)
+		fprintf(stderr,
+			"profile: %s: %s, build-id %s, %zu answers (%zu enumerators) "
+			"from %s\n",
+			o->output, src.release, src.build_id[0] ? src.build_id : "none",
+			as.n, nenum, src.source);
+	status = KT_EXIT_OK;
+out:
+	for (i = 0; i < as.n; i++)
+		free(as.e[i].key);
+	free(as.e);
+	src.close(src.priv);
+	return status;
+}

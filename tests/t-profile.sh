@@ -1,0 +1,163 @@
+#!/bin/bash
+# Layout profiles (ktrace-extract --make-profile / --profile): for every
+# fixture case, a profile made from the vmlinux DWARF, and one made from
+# the BTF in the same vmlinux plus System.map, must give the output the
+# DWARF gives (text of every buffer, the event formats, trace.dat), on
+# every dump format, without asking a question the profile cannot answer.
+# A profile of another kernel is refused (status 5); a corrupted one gives
+# a clear error (status 4). The profile-maker's question list is checked
+# against lib/layout.c's table.
+. "$(dirname "$0")/lib.sh"
+[ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
+src=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# every member of lib/layout.c's table is in extract/profile-make.c's list
+missing=$(grep -E '^\s*P\([a-z_]+, ' "$src/lib/layout.c" | awk -F'"' '
+	{ if ($0 ~ /, RB, /) print "RB", $2; else print $2, $4 }' |
+	while IFS=' ' read -r w1 w2 w3; do
+		if [ "$w1" = RB ]; then member=$w2; else member=$w3; fi
+		grep -qF "\"$member\" }" "$src/extract/profile-make.c" || echo "$w1 $w2 $w3"
+	done)
+if [ -n "$missing" ]; then
+	nok "lib/layout.c asks what extract/profile-make.c does not list: $(echo $missing)"
+else
+	ok "extract/profile-make.c lists every member of lib/layout.c's table"
+fi
+
+# run NAME ARGS...: output to $tmp/NAME.out, stderr to $tmp/NAME.err, status in $rc
+run() {
+	local name=$1; shift
+	"$KTRACE_BIN" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+}
+
+# same_but_sign DWARF BTF: the files differ only where DWARF says (-X) and
+# BTF says 2^8/2^16/2^32 - X (extract/types.c reads DW_FORM_data1/2/4
+# enumerator values as signed; BTF records the enum's signedness)
+same_but_sign() {
+	python3 - "$1" "$2" <<'EOF'
+import re, sys
+a = open(sys.argv[1]).read().split('\n'); b = open(sys.argv[2]).read().split('\n')
+if len(a) != len(b): sys.exit(1)
+for x, y in zip(a, b):
+    if x == y: continue
+    tx = re.split(r'(\(-\d+\)|\d+)', x); ty = re.split(r'(\(-\d+\)|\d+)', y)
+    if len(tx) != len(ty): sys.exit(1)
+    for u, v in zip(tx, ty):
+        if u == v: continue
+        m = re.fullmatch(r'\(-(\d+)\)', u)
+        if not m or not v.isdigit() or int(v) + int(m.group(1)) not in (256, 65536, 2**32): sys.exit(1)
+sys.exit(0)
+EOF
+}
+
+n=0
+declare -A release_of profile_of
+for c in $(cases); do
+	dir=$VMCORES/$c
+	unset CASE VMLINUX SYSTEM_MAP RELEASE FORMATS
+	. "$dir/case.env"
+	[ -f "$VMLINUX" ] || { nok "$c: $VMLINUX missing"; continue; }
+	n=$((n + 1))
+	prof=$tmp/$c.dwarf.profile
+	t0=$(date +%s.%N)
+	run mk-$c --make-profile "$prof" -x "$VMLINUX"
+	t1=$(date +%s.%N)
+	if [ $rc != 0 ]; then
+		nok "$c: --make-profile -x: status $rc: $(head -n 2 "$tmp/mk-$c.err")"
+		continue
+	fi
+	ok "$c: profile from DWARF: $(stat -c %s "$prof") bytes, $(grep -c '^enum' "$prof") enumerators, $(printf '%.1f' "$(echo "$t1 - $t0" | bc)") s"
+	release_of[$c]=$RELEASE
+	profile_of[$c]=$prof
+	bprof=$tmp/$c.btf.profile
+	if [ -n "${SYSTEM_MAP:-}" ] && [ -f "$SYSTEM_MAP" ] &&
+		readelf -SW "$VMLINUX" 2>/dev/null | grep -q ' \.BTF '; then
+		run mkb-$c --make-profile "$bprof" --btf "$VMLINUX" --system-map "$SYSTEM_MAP"
+		if [ $rc = 0 ]; then
+			ok "$c: profile from BTF (.BTF of the vmlinux) + System.map: $(stat -c %s "$bprof") bytes"
+		else
+			nok "$c: --make-profile --btf: status $rc: $(head -n 2 "$tmp/mkb-$c.err")"
+			bprof=
+		fi
+	else
+		skip "$c: no .BTF in the vmlinux or no System.map: BTF path not tested"
+		bprof=
+	fi
+	for fmt in $FORMATS; do
+		core=$dir/vmcore.$fmt
+		[ -f "$core" ] || continue
+		# the reference: DWARF
+		run ref -x "$VMLINUX" "$core"; ref_rc=$rc
+		run refe -x "$VMLINUX" --events "$core"
+		run refd -x "$VMLINUX" -o "$tmp/ref.dat" "$core"
+		for kind in dwarf btf; do
+			p=$prof
+			[ $kind = btf ] && p=$bprof
+			[ -n "$p" ] || continue
+			run pro --profile "$p" "$core"
+			if [ $rc != "$ref_rc" ]; then
+				nok "$c/$fmt: --profile ($kind): status $rc, with DWARF $ref_rc: $(grep -v '^ktrace-extract: \(pages\|events\)' "$tmp/pro.err" | head -n 2)"
+				continue
+			fi
+			if ! cmp -s "$tmp/ref.out" "$tmp/pro.out"; then
+				nok "$c/$fmt: --profile ($kind): text differs from DWARF's: $(diff "$tmp/ref.out" "$tmp/pro.out" | sed -n 2p)"
+				continue
+			fi
+			run proe --profile "$p" --events "$core"
+			run prod --profile "$p" -o "$tmp/pro.dat" "$core"
+			unk=$(cat "$tmp/pro.err" "$tmp/proe.err" "$tmp/prod.err" | grep -c 'has no answer')
+			if ! cmp -s "$tmp/refe.out" "$tmp/proe.out" && [ $kind = btf ] &&
+				same_but_sign "$tmp/refe.out" "$tmp/proe.out"; then
+				ok "$c/$fmt: --profile (btf): text and trace.dat identical to DWARF's; formats differ only where the DWARF reader sign-extends an enumerator (0x80 read as -128)"
+			elif ! cmp -s "$tmp/refe.out" "$tmp/proe.out"; then
+				nok "$c/$fmt: --profile ($kind) --events differs from DWARF's: $(diff "$tmp/refe.out" "$tmp/proe.out" | sed -n 2p)"
+			elif ! cmp -s "$tmp/ref.dat" "$tmp/pro.dat"; then
+				nok "$c/$fmt: --profile ($kind): trace.dat differs from DWARF's"
+			elif [ "$unk" != 0 ]; then
+				nok "$c/$fmt: --profile ($kind): $unk questions the profile has no answer for: $(grep -h 'has no answer' "$tmp"/pro*.err | head -n 1)"
+			else
+				ok "$c/$fmt: --profile ($kind): text ($(grep -vc '^#' "$tmp/pro.out") lines), formats and trace.dat identical to DWARF's"
+			fi
+		done
+	done
+done
+[ $n = 0 ] && { echo "skip - no vmcore fixtures in $VMCORES (run scripts/make-vmcores)"; exit 77; }
+
+# another kernel's profile is refused
+for c in "${!profile_of[@]}"; do
+	for o in "${!profile_of[@]}"; do
+		[ "${release_of[$o]}" != "${release_of[$c]}" ] || continue
+		. "$VMCORES/$c/case.env"
+		run other --profile "${profile_of[$o]}" "$VMCORES/$c/vmcore.${FORMATS%% *}"
+		if [ $rc = 5 ] && grep -q "is of ${release_of[$o]}.*but the dump is of ${release_of[$c]}" "$tmp/other.err"; then
+			ok "$c: the profile of $o (${release_of[$o]}) is refused: status 5"
+		else
+			nok "$c: the profile of $o: status $rc (want 5): $(head -n 1 "$tmp/other.err")"
+		fi
+		break 2
+	done
+done
+
+# corrupted profiles: an edited answer, a truncated file, not a profile
+c=$(printf '%s\n' "${!profile_of[@]}" | sort | head -n 1)
+if [ -n "$c" ]; then
+	. "$VMCORES/$c/case.env"
+	core=$VMCORES/$c/vmcore.${FORMATS%% *}
+	p=${profile_of[$c]}
+	sed 's/^\(member\tstruct list_head\tnext\t\)0/\18/' "$p" >"$tmp/edited.profile"
+	head -c $(($(stat -c %s "$p") / 2)) "$p" >"$tmp/trunc.profile"
+	head -c 4096 "$VMLINUX" >"$tmp/elf.profile"
+	for bad in edited:checksum trunc:truncated elf:'not a ktrace layout profile'; do
+		name=${bad%%:*} want=${bad#*:}
+		run bad --profile "$tmp/$name.profile" "$core"
+		if [ $rc = 4 ] && grep -q "profile $tmp/$name.profile: .*$want" "$tmp/bad.err"; then
+			ok "$c: $name profile refused: $(head -n 1 "$tmp/bad.err" | sed "s|$tmp/||")"
+		else
+			nok "$c: $name profile: status $rc (want 4): $(head -n 1 "$tmp/bad.err")"
+		fi
+	done
+fi
+finish
