@@ -1,0 +1,120 @@
+#!/bin/bash
+# The crash extension against ktrace-extract over the vmcore matrix: in
+# crash's batch mode, "ktrace show -i INST" must print byte for byte what
+# "ktrace-extract -x VMLINUX -i INST VMCORE" prints, "ktrace list" what
+# --list prints, "ktrace events -v" what --events prints; a pipe through a
+# shell command must work.
+#
+# crash 8.0.2 (bookworm) cannot open 6.x dumps newer than it; those cases
+# run under trixie's crash 8.0.6 from scripts/fetch-crash-trixie, with the
+# extension built against that crash's defs.h, or are skipped.
+. "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+O=${O:-build}
+case $O in /*) ;; *) O=$ROOT/$O ;; esac
+CRASH_SYS=${CRASH:-$(command -v crash)}
+CRASH_NEW=$KTRACE_CACHE/crash-8.0.6/bin/crash
+DEFS_NEW=$KTRACE_CACHE/crash-8.0.6/root/usr/include/crash/defs.h
+
+[ -n "$CRASH_SYS" ] || { echo "skip - crash is not installed"; exit 77; }
+[ -f /usr/include/crash/defs.h ] || { echo "skip - no /usr/include/crash/defs.h (crash's headers)"; exit 77; }
+[ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
+[ -n "$(cases)" ] || { echo "skip - no vmcore fixtures in $VMCORES (run scripts/make-vmcores)"; exit 77; }
+
+# the extension for each crash, from the same tree as ktrace-extract
+if ! make -s -C "$ROOT" O="$O" "$O/ktrace.so" >/dev/null 2>&1; then
+	nok "make $O/ktrace.so failed"
+	finish
+fi
+EXT_SYS=$O/ktrace.so
+EXT_NEW=
+if [ -x "$CRASH_NEW" ] && [ -f "$DEFS_NEW" ]; then
+	if make -s -C "$ROOT" O="$O-crash806" CRASH_DEFS="$DEFS_NEW" "$O-crash806/ktrace.so" \
+		>/dev/null 2>&1; then
+		EXT_NEW=$O-crash806/ktrace.so
+	else
+		nok "make $O-crash806/ktrace.so against crash 8.0.6's defs.h failed"
+	fi
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run_crash CRASH EXT VMLINUX CORE: the ktrace commands, each into a file
+run_crash() {
+	local crash=$1 ext=$2 vmlinux=$3 core=$4 inst
+	{
+		echo "extend $ext"
+		echo "ktrace list > $tmp/list.crash"
+		echo "ktrace events -v > $tmp/events.crash"
+		for inst in $INSTANCES; do
+			echo "ktrace show -i $inst > $tmp/$inst.crash"
+		done
+		echo "ktrace show -i global | grep -c . > $tmp/pipe.crash"
+		echo "q"
+	} >"$tmp/cmds"
+	"$crash" -s "$vmlinux" "$core" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
+}
+
+# same WHAT GOT WANT: compare, name the first difference
+same() {
+	local what=$1 got=$2 want=$3
+	if [ ! -s "$want" ]; then
+		nok "$what: ktrace-extract printed nothing to compare with"
+	elif [ ! -s "$got" ]; then
+		nok "$what: crash printed nothing ($(grep -m1 -iE 'error|cannot|ktrace:' \
+			"$tmp/crash.out" | cut -c1-160))"
+	elif cmp -s "$got" "$want"; then
+		ok "$what: identical ($(wc -l <"$want") lines)"
+	else
+		nok "$what: differs at line $(cmp "$want" "$got" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p'):" \
+		    "extract '$(diff "$want" "$got" | grep -m1 '^<' | cut -c3-120)'," \
+		    "crash '$(diff "$want" "$got" | grep -m1 '^>' | cut -c3-120)'"
+	fi
+}
+
+for c in $(cases); do
+	dir=$VMCORES/$c
+	unset CASE VMLINUX INSTANCES FORMATS SERIES
+	. "$dir/case.env"
+	crash=$CRASH_SYS ext=$EXT_SYS
+	# bookworm's crash 8.0.2 knows kernels up to 6.1 (struct layouts, maple trees)
+	case $SERIES in
+	[1-5].* | 6.[01]) ;;
+	*)
+		if [ -z "$EXT_NEW" ]; then
+			skip "$c: crash 8.0.2 cannot open $SERIES dumps and crash 8.0.6 is not in" \
+			     "$KTRACE_CACHE/crash-8.0.6 (run scripts/fetch-crash-trixie)"
+			continue
+		fi
+		crash=$CRASH_NEW ext=$EXT_NEW
+		;;
+	esac
+	for fmt in elf kdump; do
+		case " $FORMATS " in *" $fmt "*) ;; *) continue ;; esac
+		core=$dir/vmcore.$fmt
+		[ -f "$core" ] || { nok "$c/$fmt: $core missing"; continue; }
+		rm -f "$tmp"/*.crash
+		run_crash "$crash" "$ext" "$VMLINUX" "$core"
+		if ! grep -q "ktrace.so: shared object loaded" "$tmp/crash.out"; then
+			nok "$c/$fmt: crash did not load the extension:" \
+			    "$(grep -m2 -iE 'error|cannot|crash:' "$tmp/crash.out" | tr '\n' ' ' | cut -c1-200)"
+			continue
+		fi
+		"$KTRACE_BIN" -x "$VMLINUX" --list "$core" >"$tmp/list.want" 2>/dev/null
+		same "$c/$fmt: ktrace list" "$tmp/list.crash" "$tmp/list.want"
+		"$KTRACE_BIN" -x "$VMLINUX" --events "$core" >"$tmp/events.want" 2>/dev/null
+		same "$c/$fmt: ktrace events -v" "$tmp/events.crash" "$tmp/events.want"
+		for inst in $INSTANCES; do
+			"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" "$core" >"$tmp/$inst.want" 2>/dev/null
+			same "$c/$fmt: ktrace show -i $inst" "$tmp/$inst.crash" "$tmp/$inst.want"
+		done
+		if [ -f "$tmp/global.want" ] && [ "$(cat "$tmp/pipe.crash" 2>/dev/null)" = \
+		     "$(grep -c . "$tmp/global.want")" ]; then
+			ok "$c/$fmt: ktrace show | grep through crash's pipe"
+		else
+			nok "$c/$fmt: ktrace show | grep -c . printed '$(cat "$tmp/pipe.crash" 2>/dev/null)'"
+		fi
+	done
+done
+finish
