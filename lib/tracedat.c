@@ -336,7 +336,7 @@ void kt_dat__cpu_data(struct kt_dat *d, struct kt_buffer *b, struct kt_dat_cpu *
 	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
 		struct kt_page_cursor cur;
 		struct kt_page_iter *it;
-		int ret;
+		int ret = 0;
 
 		kt_dat__align(d, d->page_size);
 		cpus[cpu].off = kt_dat__tell(d);
