@@ -28,6 +28,10 @@ EXTRACT_SRCS := $(wildcard extract/*.c)
 EXTRACT_OBJS := $(EXTRACT_SRCS:%.c=$(O)/%.o)
 CRASH_SRCS := $(wildcard crash-ext/*.c)
 CRASH_DEFS ?= /usr/include/crash/defs.h
+# where "extend ktrace.so" finds it: crash searches $CRASH_EXTENSIONS, then
+# /usr/lib64/crash/extensions (64-bit), /usr/lib/crash/extensions (Debian's),
+# ./extensions (crash's extensions.c); not under PREFIX
+CRASH_EXTDIR ?= /usr/lib/crash/extensions
 
 LIBKTRACE := $(O)/libktrace.a
 EXTRACT := $(O)/ktrace-extract
@@ -63,8 +67,8 @@ $(EXTRACT): $(EXTRACT_OBJS) $(LIBKTRACE)
 # crash extensions are built against one crash's defs.h (-DX86_64 as crash does)
 $(CRASH_EXT): $(CRASH_SRCS) crash-ext/*.h $(LIBKTRACE) include/ktrace/*.h
 	$(CC) $(ALL_CFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -DX86_64 \
-		-I$(dir $(CRASH_DEFS)) -shared -nostartfiles -o $@ $(CRASH_SRCS) \
-		$(LIBKTRACE) $(TEP_LIBS) $(ALL_LDFLAGS)
+		-I$(dir $(CRASH_DEFS)) -shared -nostartfiles -Wl,--exclude-libs,ALL -o $@ \
+		$(CRASH_SRCS) $(LIBKTRACE) $(TEP_LIBS) $(ALL_LDFLAGS)
 
 # unit tests of lib/ (test-*) run on the fake kernel of tests/unit/fake-*.h
 $(O)/tests/test-%: tests/unit/test-%.c tests/unit/*.h $(LIBKTRACE)
@@ -92,7 +96,7 @@ install: all
 	install -D -m 0644 include/ktrace/target.h $(DESTDIR)$(PREFIX)/include/ktrace/target.h
 	install -D -m 0644 docs/ktrace-extract.1 $(DESTDIR)$(PREFIX)/share/man/man1/ktrace-extract.1
 	if [ -f $(CRASH_EXT) ]; then \
-		install -D -m 0644 $(CRASH_EXT) $(DESTDIR)/usr/lib/crash/extensions/ktrace.so; fi
+		install -D -m 0644 $(CRASH_EXT) $(DESTDIR)$(CRASH_EXTDIR)/ktrace.so; fi
 
 clean:
 	rm -rf $(O)
