@@ -9,10 +9,6 @@
 #include "defs.h"
 #include "ktrace-crash.h"
 
-/* filled in from a real dump below */
-#define EXAMPLE_LIST
-#define EXAMPLE_SHOW
-
 static void cmd_ktrace(void);
 static char *help_ktrace[];
 
@@ -92,17 +88,40 @@ static char *help_ktrace[] = {
 	"\nEXAMPLE",
 	"  List the buffers of a dump with an instance named \"inst\":\n",
 	"    crash> ktrace list",
-	EXAMPLE_LIST
+	"    BUFFER            CPU    PAGES   SUBBUF    ENTRIES      OVERRUN      DROPPED    CLOCK",
+	"    global              0       17     4096       1321         1241            0   global",
+	"    global              1       17     4096       1305         1242            0   global",
+	"    inst                0       17     4096        567            0            0    local",
+	"    inst                1       17     4096        568            0            0    local",
 	"",
 	"  The last three events of the instance:\n",
 	"    crash> ktrace show -i inst -n 3",
-	EXAMPLE_SHOW
+	"    # ktrace: buffer inst: 2 cpus, sub-buffer 4096 bytes, clock local",
+	"    # tracer: nop",
+	"    #",
+	"    # entries-in-buffer/entries-written: 1135/1135   #P:2",
+	"    #",
+	"    #                                _-----=> irqs-off",
+	"    #                               / _----=> need-resched",
+	"    #                              | / _---=> hardirq/softirq",
+	"    #                              || / _--=> preempt-depth",
+	"    #                              ||| /     delay",
+	"    #           TASK-PID     CPU#  ||||   TIMESTAMP  FUNCTION",
+	"    #              | |         |   ||||      |         |",
+	"                  sh-110     [000] dNh.     2.549888: hrtimer_expire_entry: hrtimer=ffff912fcf626ec0 function=tick_sched_timer now=2528126138",
+	"                  sh-110     [000] dNh.     2.549940: hrtimer_start: hrtimer=ffff912fcf626ec0 function=tick_sched_timer expires=2532000000 softexpires=2532000000 mode=ABS",
+	"                init-1       [000] ....     2.554886: tracing_mark_write: ktrace-last-marker-inst k5.10 fd4068db",
+	"    # ktrace: pages read: 18, unreadable: 0, filtered from the dump: 0, corrupt (skipped): 0, zero-filled: 0, page-list anomalies: 0",
+	"    # ktrace: events overwritten by the kernel: 0, dropped by the kernel: 0, pages flagged missed-events: 0, unknown event ids: 0, in-flight bytes (reserved, not committed): 0",
 	"",
-	"  Only the sched_switch events of the top-level buffer:\n",
-	"    crash> ktrace show -i global | grep sched_switch",
+	"  Count the events of the top-level buffer through a pipe:\n",
+	"    crash> ktrace show -i global | grep -vc '^#'",
+	"    2626",
 	"",
-	"  Save the whole trace for trace-cmd, and as JSON:\n",
+	"  Save the whole trace for trace-cmd, and the instance as JSON:\n",
 	"    crash> ktrace dump -t /tmp/trace.dat",
-	"    crash> ktrace dump -j /tmp/trace.json",
+	"    /tmp/trace.dat: 5263855 bytes of trace.dat",
+	"    crash> ktrace dump -j /tmp/inst.json -i inst",
+	"    /tmp/inst.json: 310606 bytes of JSON",
 	NULL
 };
