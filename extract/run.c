@@ -55,6 +55,23 @@ static int write_buffer(const struct kx_options *o, struct kt_session *s,
 	return err;
 }
 
+/* no buffer (or not @only) ever had an event written: tracing was never on */
+static bool nothing_written(struct kt_session *s, struct kt_buffer *only)
+{
+	struct kt_buffer *b;
+	uint64_t in, all;
+	int i;
+
+	kt_session__for_each_buffer(s, i, b) {
+		if (only && b != only)
+			continue;
+		kt_buffer__entry_counts(b, &in, &all);
+		if (all)
+			return false;
+	}
+	return true;
+}
+
 int kx_run(const struct kx_options *o, struct kt_session *s)
 {
 	struct kt_buffer *b, *only = NULL;
@@ -119,6 +136,11 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 		fprintf(stderr, "ktrace-extract: writing %s: %s\n",
 			o->output ? o->output : "stdout", strerror(-err));
 		return KT_EXIT_FAILURE;
+	}
+	if (!o->list_only && !o->events && nothing_written(s, only)) {
+		fprintf(stderr, "ktrace-extract: %s: the trace buffers are empty: nothing was ever "
+				"written to them (tracing was off)\n", o->vmcore);
+		return KT_EXIT_NOTRACE;
 	}
 	kt_session__loss(s, &l);
 	if (!o->quiet && !o->list_only && !o->events)
