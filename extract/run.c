@@ -58,16 +58,16 @@ static int write_buffer(const struct kx_options *o, struct kt_session *s,
 /* no buffer (or not @only) ever had an event written: tracing was never on */
 static bool nothing_written(struct kt_session *s, struct kt_buffer *only)
 {
+	struct kt_cpu_info ci;
 	struct kt_buffer *b;
-	uint64_t in, all;
-	int i;
+	int i, cpu;
 
 	kt_session__for_each_buffer(s, i, b) {
 		if (only && b != only)
 			continue;
-		kt_buffer__entry_counts(b, &in, &all);
-		if (all)
-			return false;
+		for (cpu = 0; cpu < kt_buffer__nr_cpus(b); cpu++)
+			if (!kt_buffer__cpu_info(b, cpu, &ci) && ci.present && ci.entries)
+				return false;
 	}
 	return true;
 }
