@@ -95,6 +95,11 @@ static enum kx_error open_vmcore(struct kx_dump *d, const char *path,
 	d->ctx = kdump_new();
 	if (!d->ctx)
 		return KX_ERR_NOMEM;
+	/*
+	 * read(2), not mmap(2): pages of a mapped dump count in our RSS, so
+	 * memory would grow with the size of the trace buffers read.
+	 */
+	kdump_set_number_attr(d->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER);
 	ks = kdump_open_fd(d->ctx, fd);
 	if (ks == KDUMP_ERR_NOTIMPL) {
 		set_msg(msg, msglen,
@@ -461,6 +466,16 @@ static int target_enumerator(void *priv, const char *name, int64_t *value)
 	return kx_types__enumerator(d->types, name, value);
 }
 
+static int target_enumerator_at(void *priv, const char *name, uint64_t code,
+				int64_t *value)
+{
+	struct kx_dump *d = priv;
+
+	if (!d->types)
+		return -ENOENT;
+	return kx_types__enumerator_at(d->types, name, code - d->kaslr_offset, value);
+}
+
 void kx_dump__target(struct kx_dump *d, struct kt_target *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -471,6 +486,7 @@ void kx_dump__target(struct kx_dump *d, struct kt_target *t)
 	t->member = target_member;
 	t->type_size = target_type_size;
 	t->enumerator = target_enumerator;
+	t->enumerator_at = target_enumerator_at;
 }
 
 const char *kx_dump__osrelease(const struct kx_dump *d)
