@@ -8,6 +8,8 @@
 # crash 8.0.2 (bookworm) cannot open 6.x dumps newer than it; those cases
 # run under trixie's crash 8.0.6 from scripts/fetch-crash-trixie, with the
 # extension built against that crash's defs.h, or are skipped.
+# KTRACE_CRASH_FORMATS="elf kdump flat" adds the flattened dumps (crash
+# reads them too; each format costs one crash start per case).
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-build}
@@ -90,7 +92,7 @@ for c in $(cases); do
 		crash=$CRASH_NEW ext=$EXT_NEW
 		;;
 	esac
-	for fmt in elf kdump; do
+	for fmt in ${KTRACE_CRASH_FORMATS:-elf kdump}; do
 		case " $FORMATS " in *" $fmt "*) ;; *) continue ;; esac
 		core=$dir/vmcore.$fmt
 		[ -f "$core" ] || { nok "$c/$fmt: $core missing"; continue; }
