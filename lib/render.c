@@ -315,12 +315,45 @@ bool kt_render__clock_in_ns(const struct kt_buffer *b)
 	       strcmp(b->clock, "uptime");
 }
 
+/*
+ * A field the record does not hold: a fixed field past its end, or a
+ * __data_loc whose offset and length leave it. Such a record is corrupt,
+ * and libtraceevent would follow it: it reads fixed fields without a
+ * bound and trusts the length of a dynamic bitmask (a 3 GB allocation,
+ * found by fuzzing). Returns the first such field, NULL if none.
+ */
+static struct tep_format_field *field_outside(struct tep_event *ev, const struct kt_record *r)
+{
+	struct tep_format_field *f;
+
+	for (f = ev->format.fields; f; f = f->next) {
+		uint32_t loc, off, len;
+
+		if (f->offset < 0 || f->size < 0 ||
+		    (uint64_t)f->offset + (uint64_t)f->size > r->size)
+			return f;
+		if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
+			continue;
+		if ((uint64_t)f->offset + 4 > r->size)
+			return f;
+		loc = kt_le32((const uint8_t *)r->data + f->offset);
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + 4;
+		if (off > r->size || len > r->size - off)
+			return f;
+	}
+	return NULL;
+}
+
 /* The event part of the line: "name: info" (tracepoints) or the ftrace text. */
 int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
 		     struct trace_seq *q)
 {
 	struct tep_handle *tep = kt_render__tep(s);
 	struct tep_record rec = { 0 };
+	struct tep_format_field *bad;
 	struct tep_event *ev;
 
 	if (!tep)
@@ -338,6 +371,12 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 	rec.size = (int)r->size;
 	rec.record_size = (int)r->size;
 	rec.data = (void *)r->data;
+	bad = field_outside(ev, r);
+	if (bad) {
+		trace_seq_printf(q, "%s: [corrupt record: field %s lies outside its %u bytes]",
+				 ev->name, bad->name, r->size);
+		return -EBADMSG;
+	}
 	if (ev->system && !strcmp(ev->system, "ftrace") && render_ftrace(s, ev, &rec, q))
 		return 0;
 	if (!ev->system || strcmp(ev->system, "ftrace"))

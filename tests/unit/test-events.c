@@ -207,6 +207,40 @@ static void test_data_loc(void)
 	free(r);
 }
 
+/* fields libtraceevent would follow out of the record: a bitmask, a fixed field */
+static void test_outside_fields(void)
+{
+	static const struct fk_field mask[] = { { "__data_loc cpumask_t", "cpumask", 8, 4, 0 } };
+	static const struct fk_field wide[] = { { "unsigned long", "far", 200, 8, 0 } };
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	struct fk_pb pb;
+	char *text;
+
+	fk_event(k, 3, "ipi", "mask", mask, 1, "\"cpumask=%s\", __get_cpumask(cpumask)");
+	fk_event(k, 4, "test", "wide", wide, 1, "\"far=%lu\", REC->far");
+	pb = fk_page(r, 0, 1000);
+	put_loc_event(&pb, 3, 8u << 16 | 12, "\x03");
+	put_loc_event(&pb, 3, 0x2322u << 16 | 0x2120, "");
+	put_loc_event(&pb, 4, 0, "");
+	if (fk_open(k, &fs, false))
+		return;
+	text = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), false);
+	CHECK(count(text, "mask: [corrupt record: field cpumask lies outside its 24 bytes]") == 1,
+	      "outside fields: a __data_loc bitmask past the record is named, not followed");
+	CHECK(count(text, "wide: [corrupt record: field far lies outside its 24 bytes]") == 1,
+	      "outside fields: a fixed field past the record is named, not read");
+	CHECK(count(text, "mask: cpumask=") == 1, "outside fields: the good bitmask rendered");
+	if (count(text, "corrupt record") != 2)
+		printf("# %s", text);
+	free(text);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 /* trace_bprintk_fmt_list: a -> b -> a */
 static void test_printk_loop(void)
 {
@@ -242,5 +276,6 @@ int main(void)
 	test_unknown_id();
 	test_data_loc();
 	test_printk_loop();
+	test_outside_fields();
 	return fk_failed;
 }
