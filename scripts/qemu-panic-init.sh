@@ -2,6 +2,9 @@
 # /init of the qemu-panic guest (busybox sh). Loads the modules the host put
 # in /lib/modules, runs the tracing workload of /workload.env, freezes the
 # buffers, copies the ground truth to the ext4 disk /dev/vda (the only disk), and panics.
+# NO_TRACE=1: no workload at all (no event, no marker, buffer_size_kb and
+# tracing_on untouched, so the ring buffers stay unexpanded): only the truth
+# (the kernel's empty trace) and the panic.
 /bin/busybox --install -s /bin
 export PATH=/bin
 mount -t proc proc /proc
@@ -19,7 +22,7 @@ done
 T=/sys/kernel/tracing
 [ -e $T/trace ] || mount -t tracefs nodev $T || fail "no tracefs"
 
-# setup DIR EVENTS: configure one trace array (global or an instance)
+# setup DIR EVENTS KB: configure one trace array (global or an instance)
 setup() {
 	d=$1
 	echo 0 >$d/tracing_on
@@ -27,7 +30,7 @@ setup() {
 		[ -e $d/buffer_subbuf_size_kb ] || fail "no buffer_subbuf_size_kb in $d"
 		echo "$SUBBUF_KB" >$d/buffer_subbuf_size_kb || fail "buffer_subbuf_size_kb=$SUBBUF_KB"
 	fi
-	echo "$BUFFER_KB" >$d/buffer_size_kb || fail "buffer_size_kb=$BUFFER_KB in $d"
+	echo "$3" >$d/buffer_size_kb || fail "buffer_size_kb=$3 in $d"
 	[ -n "$CLOCK" ] && { echo "$CLOCK" >$d/trace_clock || fail "trace_clock=$CLOCK"; }
 	echo 1 >$d/options/overwrite
 	for e in $2; do
@@ -56,23 +59,27 @@ markers() {
 	wait
 }
 
-setup $T "$EVENTS"
-if [ -n "$INSTANCE" ]; then
-	mkdir $T/instances/$INSTANCE || fail "mkdir instances/$INSTANCE"
-	setup $T/instances/$INSTANCE "$INSTANCE_EVENTS"
-	echo 1 >$T/instances/$INSTANCE/tracing_on
+if [ "$NO_TRACE" = 1 ]; then
+	log "workload: none (NO_TRACE), tracing never enabled"
+else
+	setup $T "$EVENTS" "$BUFFER_KB"
+	if [ -n "$INSTANCE" ]; then
+		mkdir $T/instances/$INSTANCE || fail "mkdir instances/$INSTANCE"
+		setup $T/instances/$INSTANCE "$INSTANCE_EVENTS" "${INSTANCE_BUFFER_KB:-$BUFFER_KB}"
+		echo 1 >$T/instances/$INSTANCE/tracing_on
+	fi
+	echo 1 >$T/tracing_on
+	log "workload: $MARKERS markers, buffer_size_kb=$BUFFER_KB on $(nproc) cpus"
+	[ -n "$INSTANCE" ] && [ "$INSTANCE_MARKERS" -gt 0 ] && markers $T/instances/$INSTANCE/trace_marker "$INSTANCE_MARKERS" "ktrace-inst-marker $CASE" &
+	markers $T/trace_marker "$MARKERS" "ktrace-marker $CASE"
+	wait
+	[ -n "$INSTANCE" ] && echo "$LAST_MARKER_INSTANCE" >$T/instances/$INSTANCE/trace_marker
+	echo "$LAST_MARKER_GLOBAL" >$T/trace_marker
+	# Freeze every buffer right after its last marker: what the dump holds and
+	# what we copy below are then the same records.
+	echo 0 >$T/tracing_on
+	[ -n "$INSTANCE" ] && echo 0 >$T/instances/$INSTANCE/tracing_on
 fi
-echo 1 >$T/tracing_on
-log "workload: $MARKERS markers, buffer_size_kb=$BUFFER_KB on $(nproc) cpus"
-[ -n "$INSTANCE" ] && [ "$INSTANCE_MARKERS" -gt 0 ] && markers $T/instances/$INSTANCE/trace_marker "$INSTANCE_MARKERS" "ktrace-inst-marker $CASE" &
-markers $T/trace_marker "$MARKERS" "ktrace-marker $CASE"
-wait
-[ -n "$INSTANCE" ] && echo "$LAST_MARKER_INSTANCE" >$T/instances/$INSTANCE/trace_marker
-echo "$LAST_MARKER_GLOBAL" >$T/trace_marker
-# Freeze every buffer right after its last marker: what the dump holds and
-# what we copy below are then the same records.
-echo 0 >$T/tracing_on
-[ -n "$INSTANCE" ] && echo 0 >$T/instances/$INSTANCE/tracing_on
 
 mkdir -p /truth
 mount -t ext4 /dev/vda /truth || fail "cannot mount /dev/vda"

@@ -8,8 +8,10 @@
 n=0
 for c in $(cases); do
 	dir=$VMCORES/$c
-	unset CASE VMLINUX INSTANCES FORMATS
+	unset CASE VMLINUX INSTANCES FORMATS NOTRACE
 	. "$dir/case.env"
+	# tracing never on: no truth to compare with (tests/t-notrace.sh)
+	[ "${NOTRACE:-}" = 1 ] && { skip "$c: NOTRACE case, see t-notrace.sh"; continue; }
 	for fmt in $FORMATS; do
 		core=$dir/vmcore.$fmt
 		[ -f "$core" ] || { nok "$c: $fmt: $core missing"; continue; }
