@@ -71,7 +71,8 @@ unsigned int kx_profile__unknown(const struct kx_profile *p);
 
 /*
  * --profile: open @vmcore without a vmlinux, answering from profile
- * @path. On success return -1 with the profile, the dump and the target
+ * @path (or, when @path is a directory, from its <release>.profile, the
+ * release being the dump's). On success return -1 with the profile, the dump and the target
  * filled in (free the profile after closing the dump); otherwise the exit
  * status (KT_EXIT_DEBUGINFO for an unreadable or corrupted profile,
  * KT_EXIT_MISMATCH for another kernel's), the cause said on stderr.
