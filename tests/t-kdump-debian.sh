@@ -1,0 +1,111 @@
+#!/bin/bash
+# The Debian kdump-tools integration without a VM: install it into a
+# DESTDIR, make profiles the way the kernel postinst hook does on a machine
+# without the -dbg package (BTF of the vmlinux inside vmlinuz, System.map),
+# then run the ExecStartPre= script on each fixture's ELF vmcore standing
+# for /proc/vmcore: the text must hold every line of the kernel's own trace
+# in order; trace.dat must be there; time and peak memory are reported.
+# Then the failure paths: no profile, a broken profile, no time, too small
+# a size limit: the script still exits 0 and says why.
+. "$(dirname "$0")/lib.sh"
+[ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+D=$tmp/root
+if DESTDIR=$D "$top/kdump-hooks/debian/install" "$KTRACE_BIN" >"$tmp/install.log" 2>&1; then
+	ok "debian/install into a DESTDIR: $(cd "$D" && find . -type f | sort | tr '\n' ' ')"
+else
+	nok "debian/install: $(tail -n 2 "$tmp/install.log")"; finish
+fi
+grep -q '^ExecStartPre=-/usr/lib/ktrace/kdump-tools-ktrace$' \
+	"$D/lib/systemd/system/kdump-tools-dump.service.d/ktrace.conf" &&
+	ok "drop-in: ExecStartPre=- on kdump-tools-dump.service (runs before savecore, failure ignored)" ||
+	nok "drop-in for kdump-tools-dump.service missing"
+
+export KTRACE_EXTRACT=$KTRACE_BIN KTRACE_LIBDIR=$D/usr/lib/ktrace
+export KTRACE_PROFILES=$D/var/lib/ktrace/profiles EXTRACT_VMLINUX=$D/usr/lib/ktrace/extract-vmlinux
+# contains FILE TRUTH: every truth line in the file, in order
+contains() {
+	awk 'BEGIN { n = 0; i = 0 } NR==FNR { t[n++] = $0; next }
+	     i < n && $0 == t[i] { i++ }
+	     END { if (i < n) { printf "truth line %d not found in order: %s", i + 1, t[i]; exit 1 } }' "$2" "$1"
+}
+
+declare -A seen
+n=0
+for c in $(cases); do
+	unset CASE RELEASE KERNEL SYSTEM_MAP INSTANCES
+	. "$VMCORES/$c/case.env"
+	[ -n "${seen[$RELEASE]:-}" ] && continue
+	[ -f "$VMCORES/$c/vmcore.elf" ] && [ -f "$KERNEL" ] && [ -f "$SYSTEM_MAP" ] || continue
+	seen[$RELEASE]=1
+	n=$((n + 1))
+	boot=$tmp/boot-$c
+	mkdir -p "$boot"
+	ln -s "$KERNEL" "$boot/vmlinuz-$RELEASE"
+	ln -s "$SYSTEM_MAP" "$boot/System.map-$RELEASE"
+	t0=$(date +%s.%N)
+	if KTRACE_BOOT=$boot "$D/usr/sbin/ktrace-profile-update" "$RELEASE" 2>"$tmp/pu.err" &&
+		grep -q "^source	btf " "$KTRACE_PROFILES/$RELEASE.profile"; then
+		ok "$c: ktrace-profile-update $RELEASE: BTF from vmlinuz + System.map, $(stat -c %s "$KTRACE_PROFILES/$RELEASE.profile") bytes, $(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)") s"
+	else
+		nok "$c: ktrace-profile-update: $(cat "$tmp/pu.err")"; continue
+	fi
+	crash=$tmp/crash-$c
+	t0=$(date +%s.%N)
+	KTRACE_VMCORE=$VMCORES/$c/vmcore.elf KDUMP_COREDIR=$crash KTRACE_MAX_SIZE=512M \
+		/usr/bin/time -f '%M' -o "$tmp/rss" "$D/usr/lib/ktrace/kdump-tools-ktrace" 2>"$tmp/run.err"
+	rc=$?
+	secs=$(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)")
+	dir=$(ls -d "$crash"/2* 2>/dev/null | head -n 1)
+	stamp=${dir##*/}
+	if [ $rc != 0 ] || [ -z "$dir" ] || [ ! -s "$dir/ktrace.$stamp.txt" ] || [ ! -s "$dir/ktrace.$stamp.dat" ]; then
+		nok "$c: kdump-tools-ktrace: status $rc, $(ls -A "$crash" "$dir" 2>&1 | tr '\n' ' '): $(tail -n 2 "$tmp/run.err")"
+		continue
+	fi
+	bad=
+	for inst in $INSTANCES; do
+		why=$(contains "$dir/ktrace.$stamp.txt" "$VMCORES/$c/truth/$inst.trace") || bad="$bad $inst: $why"
+	done
+	if [ -n "$bad" ]; then
+		nok "$c: ktrace.$stamp.txt:$bad"
+	else
+		ok "$c: $dir: ktrace.$stamp.txt ($(stat -c %s "$dir/ktrace.$stamp.txt") B) holds the kernel's trace of $INSTANCES, ktrace.$stamp.dat ($(stat -c %s "$dir/ktrace.$stamp.dat") B); ${secs} s for both, peak RSS of one extraction $(cat "$tmp/rss") KB (the script's /usr/bin/time)"
+	fi
+	ls -A "$dir" | grep -q '\.tmp' && nok "$c: temporary files left in $dir"
+done
+[ $n = 0 ] && { echo "skip - no fixture with vmcore.elf, vmlinuz and System.map"; exit 77; }
+
+# failure paths: the script exits 0, the dump would go on, the log says why
+c=$(cases | head -n 1); . "$VMCORES/$c/case.env"
+core=$VMCORES/$c/vmcore.elf
+try() {	# NAME WANT-IN-LOG ENV...
+	local name=$1 want=$2; shift 2
+	local crash=$tmp/fail-$name
+	env "$@" KTRACE_VMCORE="$core" KDUMP_COREDIR="$crash" \
+		"$D/usr/lib/ktrace/kdump-tools-ktrace" >"$tmp/f.out" 2>&1
+	local rc=$? d
+	d=$(ls -d "$crash"/2* 2>/dev/null | head -n 1)
+	if [ $rc = 0 ] && grep -q -- "$want" "$tmp/f.out" "$d"/ktrace.*.log 2>/dev/null &&
+		! ls "$d" 2>/dev/null | grep -q '\.tmp'; then
+		ok "failure path $name: status 0, says '$want'"
+	else
+		nok "failure path $name: status $rc: $(tail -n 2 "$tmp/f.out")"
+	fi
+}
+mkdir -p "$tmp/broken"
+for p in "$KTRACE_PROFILES"/*.profile; do
+	sed 's/^\(member\tstruct list_head\tnext\t\)0/\18/' "$p" >"$tmp/broken/${p##*/}"
+done
+try broken-profile 'checksum mismatch' KTRACE_PROFILES="$tmp/broken"
+mkdir -p "$tmp/empty"
+try no-profile 'no usable profile; trying the vmlinux' KTRACE_PROFILES="$tmp/empty"
+try timeout 'timed out\|no time left' KTRACE_TIMEOUT=0
+try size-limit 'cut to the last 4K\|not kept' KTRACE_MAX_SIZE=4K
+KTRACE_ENABLED=0 KTRACE_VMCORE="$core" KDUMP_COREDIR="$tmp/fail-disabled" \
+	"$D/usr/lib/ktrace/kdump-tools-ktrace"
+rc=$?
+[ $rc = 0 ] && [ ! -e "$tmp/fail-disabled" ] && ok "KTRACE_ENABLED=0: status 0, nothing written" ||
+	nok "KTRACE_ENABLED=0: status $rc, $(ls -A "$tmp/fail-disabled" 2>&1)"
+finish
