@@ -101,4 +101,12 @@ install: all
 clean:
 	rm -rf $(O)
 
+# kdump integration (kdump-hooks/, docs/kdump.md); PREFIX is /usr there
+install-kdump-debian: all
+	O=$(O) DESTDIR=$(DESTDIR) kdump-hooks/debian/install $(EXTRACT)
+
+install-kdump-dracut: all
+	O=$(O) DESTDIR=$(DESTDIR) kdump-hooks/dracut/install $(EXTRACT)
+
+.PHONY: install-kdump-debian install-kdump-dracut
 .PHONY: all check bench install clean units
