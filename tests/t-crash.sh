@@ -69,9 +69,14 @@ same() {
 	elif cmp -s "$got" "$want"; then
 		ok "$what: identical ($(wc -l <"$want") lines)"
 	else
-		nok "$what: differs at line $(cmp "$want" "$got" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p'):" \
-		    "extract '$(diff "$want" "$got" | grep -m1 '^<' | cut -c3-120)'," \
-		    "crash '$(diff "$want" "$got" | grep -m1 '^>' | cut -c3-120)'"
+		local n a b i
+		n=$(cmp "$want" "$got" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p')
+		a=$(sed -n "${n}p" "$want"); b=$(sed -n "${n}p" "$got")
+		i=0
+		while [ $i -lt ${#a} ] && [ "${a:i:1}" = "${b:i:1}" ]; do i=$((i + 1)); done
+		n="$n differs at column $((i + 1))"
+		i=$((i > 20 ? i - 20 : 0))
+		nok "$what: line $n: extract '${a:i:60}', crash '${b:i:60}'"
 	fi
 }
 
