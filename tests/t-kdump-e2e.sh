@@ -1,0 +1,119 @@
+#!/bin/bash
+# End to end on Debian 12 in QEMU (TCG, 2 vCPUs, 1 GiB, crashkernel=256M):
+# a guest with the 6.1 cloud kernel, kdump-tools and ktrace's integration
+# (kdump-hooks/tests/make-guest) boots, loads the capture kernel, traces a
+# workload with markers, saves the kernel's own trace file, panics. The
+# capture kernel runs kdump-tools-dump.service; afterwards the guest disk
+# (read with debugfs) must hold, in /var/crash/<stamp>/, the dump, the dmesg
+# file and ktrace's text and trace.dat, and the text must hold every line
+# of the truth in order. A second run with a corrupted profile must still
+# save the dump. Slow (minutes): it runs only with KTRACE_E2E=1 (which also
+# builds the guest) or when the guest image is already cached.
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/.." && pwd)
+G=$KTRACE_CACHE/kdump-guest
+if [ "${KTRACE_E2E:-}" != 1 ] && [ ! -f "$G/base.ext4" ]; then
+	echo "skip - slow QEMU test: set KTRACE_E2E=1 to build the guest ($G, ~5 min once) and run it (~4 min); it also runs whenever $G/base.ext4 exists"
+	exit 77
+fi
+[ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
+[ "$(id -u)" = 0 ] || { echo "skip - needs root (debootstrap, chroot)"; exit 77; }
+for t in qemu-system-x86_64 debugfs mkfs.ext4; do
+	command -v $t >/dev/null || { echo "skip - $t missing"; exit 77; }
+done
+if [ "${KTRACE_E2E:-}" = 1 ] || [ "$KTRACE_BIN" -nt "$G/base.ext4" ]; then
+	"$top/kdump-hooks/tests/make-guest" "$KTRACE_BIN" 2>"$G/make-guest.err" ||
+		{ nok "make-guest: $(tail -n 3 "$G/make-guest.err")"; finish; }
+fi
+rel=$(cat "$G/release")
+out=${KTRACE_E2E_OUT:-$(mktemp -d)}
+mkdir -p "$out"
+[ -z "${KTRACE_E2E_OUT:-}" ] && trap 'rm -rf "$out"' EXIT
+
+# one QEMU at a time on this machine
+exec 8>"$KTRACE_CACHE/qemu.lock"
+flock 8
+while pgrep -x qemu-system-x86_64 >/dev/null; do sleep 5; done
+
+# boot NAME: run the guest on a copy of the image until the capture kernel
+# reboots (-no-reboot ends QEMU); console lines stamped with seconds
+boot() {
+	local name=$1 img=$out/$1.ext4
+	cp --sparse=always "$G/base.ext4" "$img"
+	[ -n "${2:-}" ] && "$2" "$img"
+	local t0=$EPOCHREALTIME
+	timeout 1200 qemu-system-x86_64 -accel tcg -cpu max,la57=off -smp 2 -m 1G \
+		-machine q35 -nodefaults -display none -no-reboot -serial stdio \
+		-kernel "$G/vmlinuz" -initrd "$G/initrd.img" \
+		-append "root=/dev/vda rw console=ttyS0 crashkernel=256M ktrace_e2e=panic" \
+		-drive "file=$img,if=virtio,format=raw" </dev/null 2>&1 |
+		while IFS= read -r l; do
+			printf '%7.1f %s\n' "$(echo "${EPOCHREALTIME/,/.} - ${t0/,/.}" | bc)" "${l%$'\r'}"
+		done >"$out/$name.console"
+	rm -rf "$out/$name.crash"
+	mkdir -p "$out/$name.crash"
+	# rdump makes $name.crash/crash/
+	debugfs -R "rdump /var/crash $out/$name.crash" "$img" >/dev/null 2>&1
+	debugfs -R "dump /var/lib/ktrace-e2e/truth.trace $out/$name.truth" "$img" >/dev/null 2>&1
+}
+# seconds at the first console line matching PATTERN (after line SKIP)
+at() { awk -v p="$1" -v s="${2:-0}" 'NR > s && $0 ~ p { print $1; exit }' "$3"; }
+
+# --- run 1: the real thing ---------------------------------------------------
+boot run1
+con=$out/run1.console
+d=$(ls -d "$out"/run1.crash/crash/2* 2>/dev/null | head -n 1)
+t_ready=$(at 'ready to kdump' 0 "$con")
+t_panic=$(at 'sysrq: Trigger a crash' 0 "$con")
+t_kt=$(at 'ktrace: saved' 0 "$con")
+t_saved=$(at 'saved vmcore in' 0 "$con")
+ok "run 1: ready to kdump at ${t_ready:-?} s, panic at ${t_panic:-?} s, ktrace saved at ${t_kt:-?} s, dump saved at ${t_saved:-?} s (console: $con)"
+if [ -z "$d" ]; then
+	nok "run 1: no /var/crash/<stamp>/ on the guest disk: $(tail -n 5 "$con" | tr '\n' '|')"
+	finish
+fi
+stamp=${d##*/}
+files=$(ls "$d" | tr '\n' ' ')
+if [ -f "$d/dump.$stamp" ] && [ -f "$d/dmesg.$stamp" ] && [ -s "$d/ktrace.$stamp.txt" ] &&
+	[ -s "$d/ktrace.$stamp.dat" ]; then
+	ok "run 1: /var/crash/$stamp/ holds $files"
+else
+	nok "run 1: /var/crash/$stamp/ holds only $files; $(grep 'ktrace' "$con" | tail -n 3 | tr '\n' '|')"
+fi
+if [ -s "$out/run1.truth" ]; then
+	why=$(awk 'BEGIN { n = 0; i = 0 } NR==FNR { t[n++] = $0; next } i < n && $0 == t[i] { i++ }
+		END { if (i < n) printf "truth line %d of %d not found in order: %s", i + 1, n, t[i] }' \
+		"$out/run1.truth" "$d/ktrace.$stamp.txt" 2>/dev/null)
+	last=$(grep -v '^#' "$out/run1.truth" | tail -n 1)
+	if [ -n "$why" ]; then
+		nok "run 1: ktrace.$stamp.txt: $why"
+	elif ! grep -qF -- "${last##*: }" "$d/ktrace.$stamp.txt"; then
+		nok "run 1: the last event of the truth is not in ktrace's text"
+	else
+		ok "run 1: ktrace.$stamp.txt holds all $(grep -vc '^#' "$out/run1.truth") lines of the kernel's own trace, in order (last: ${last##*: })"
+	fi
+else
+	nok "run 1: no truth file on the guest disk"
+fi
+kt=$(grep -o 'ktrace: saved.* in [0-9]* s' "$con" | head -n 1)
+[ -n "$kt" ] && ok "run 1: capture kernel: '$kt'; $(cat "$d"/ktrace.*.log 2>/dev/null | grep -c .) log lines"
+
+# --- run 2: a corrupted profile must not cost the dump -------------------
+break_profile() {
+	local img=$1 p=/var/lib/ktrace/profiles/$rel.profile
+	debugfs -R "dump $p $out/good.profile" "$img" >/dev/null 2>&1
+	sed 's/^\(member\tstruct list_head\tnext\t\)0/\18/' "$out/good.profile" >"$out/bad.profile"
+	debugfs -w -R "rm $p" "$img" >/dev/null 2>&1
+	debugfs -w -R "write $out/bad.profile $p" "$img" >/dev/null 2>&1
+}
+boot run2 break_profile
+con=$out/run2.console
+d=$(ls -d "$out"/run2.crash/crash/2* 2>/dev/null | head -n 1)
+stamp=${d##*/}
+if [ -n "$d" ] && [ -f "$d/dump.$stamp" ] && [ -f "$d/dmesg.$stamp" ] && [ ! -e "$d/ktrace.$stamp.txt" ] &&
+	grep -q 'checksum mismatch' "$d/ktrace.$stamp.log" 2>/dev/null; then
+	ok "run 2 (corrupted profile): dump and dmesg saved, no trace, ktrace.$stamp.log says: $(grep -m1 'checksum' "$d/ktrace.$stamp.log" | cut -c1-90)"
+else
+	nok "run 2 (corrupted profile): /var/crash: $(ls -R "$out/run2.crash" 2>&1 | tr '\n' ' '); $(grep ktrace "$con" | tail -n 3 | tr '\n' '|')"
+fi
+finish
