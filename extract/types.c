@@ -345,15 +345,36 @@ int kx_types__size(struct kx_types *t, const char *type, uint64_t *size)
 	return kx_dwarf_type_size(&die, size);
 }
 
+/*
+ * DW_AT_const_value of an enumerator. GCC writes negative values as
+ * DW_FORM_sdata and others in the smallest DW_FORM_dataN, which carries
+ * no sign: FAULT_FLAG_REMOTE (1 << 7) is a data1 0x80, i.e. 128, which
+ * dwarf_formsdata() would sign-extend to -128.
+ */
 static int enumerator_value(Dwarf_Die *die, int64_t *value)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Sword sval;
+	Dwarf_Word uval;
 
-	if (!dwarf_attr(die, DW_AT_const_value, &attr) || dwarf_formsdata(&attr, &sval))
+	if (!dwarf_attr(die, DW_AT_const_value, &attr))
 		return -EIO;
-	*value = sval;
-	return 0;
+	switch (dwarf_whatform(&attr)) {
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_udata:
+		if (dwarf_formudata(&attr, &uval))
+			return -EIO;
+		*value = (int64_t)uval;
+		return 0;
+	default:
+		if (dwarf_formsdata(&attr, &sval))
+			return -EIO;
+		*value = sval;
+		return 0;
+	}
 }
 
 /*
@@ -388,16 +409,10 @@ int kx_types__enumerator(struct kx_types *t, const char *name,
 			 int64_t *value)
 {
 	Dwarf_Die die;
-	Dwarf_Attribute attr;
-	Dwarf_Sword sval;
 	int ret;
 
 	ret = lookup(t, KX_DENUMERATOR, name, name, &die);
 	if (ret)
 		return ret;
-	if (!dwarf_attr(&die, DW_AT_const_value, &attr) ||
-	    dwarf_formsdata(&attr, &sval))
-		return -EIO;
-	*value = sval;
-	return 0;
+	return enumerator_value(&die, value);
 }
