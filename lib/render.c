@@ -98,6 +98,55 @@ struct tep_handle *kt_render__tep(struct kt_session *s)
 }
 
 /*
+ * Does every REC->name in the print fmt of @fmt (format text) name one of
+ * its fields? libtraceevent 1.7.1 dereferences NULL parsing
+ * __print_symbolic() or __print_flags() of an unknown field (found by
+ * fuzzing); a field list cut short in a damaged dump gives exactly that.
+ * On a miss, the name is copied into @miss.
+ */
+static bool fmt_fields_known(const char *fmt, char *miss, size_t len)
+{
+	const char *pf = strstr(fmt, "\nprint fmt: "), *p, *f;
+	bool quoted = false;
+
+	if (!pf)
+		return true;
+	for (p = pf + strlen("\nprint fmt: "); *p; p++) {
+		size_t n;
+		bool found = false;
+
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == '"')
+			quoted = !quoted;
+		if (quoted || strncmp(p, "REC->", 5))
+			continue;
+		p += 5;
+		n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		/* "\tfield:TYPE NAME;" or "NAME[N];" */
+		for (f = strstr(fmt, "\tfield:"); f && f < pf && !found; f = strstr(f + 1, "\tfield:")) {
+			const char *end = strchr(f, ';'), *name;
+
+			if (!end)
+				break;
+			if (end[-1] == ']')
+				while (end > f && *end != '[')
+					end--;
+			for (name = end; name > f && name[-1] != ' '; name--)
+				;
+			found = (size_t)(end - name) == n && !strncmp(name, p, n);
+		}
+		if (!found) {
+			snprintf(miss, len, "%.*s", (int)n, p);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
  * The libtraceevent event for @id, parsed on first use from the format
  * with enumerators resolved and bare %p routed through __kt_ptr().
  */
@@ -108,6 +157,7 @@ struct tep_event *kt_render__find_event(struct kt_session *s, int id)
 	const char *fmt, *pf;
 	char *body = NULL, *text = NULL;
 	struct tep_event *ev;
+	char miss[64];
 
 	if (!tep)
 		return NULL;
@@ -121,6 +171,12 @@ struct tep_event *kt_render__find_event(struct kt_session *s, int id)
 	fmt = kt_event__format(e);
 	if (!fmt)
 		return NULL;
+	if (!fmt_fields_known(fmt, miss, sizeof(miss))) {
+		kt_warn(s, "%s:%s (id %d): print fmt uses REC->%s, which is not among its fields "
+			   "(field list damaged?); its records are shown as unknown",
+			e->system, e->name, e->id, miss);
+		return NULL;
+	}
 	pf = strstr(fmt, "\nprint fmt: ");
 	if (pf) {
 		char *line = strdup(pf + strlen("\nprint fmt: "));

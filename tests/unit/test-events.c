@@ -241,6 +241,32 @@ static void test_outside_fields(void)
 	free(r);
 }
 
+/* print fmt using a field the (damaged) field list lacks */
+static void test_missing_field(void)
+{
+	static const struct fk_field f[] = { { "int", "a", 8, 4, 1 } };
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	struct fk_pb pb;
+	char *text;
+
+	fk_event(k, 5, "test", "sym", f, 1,
+		 "\"a=%d kind=%s\", REC->a, __print_symbolic(REC->kind, { 0, \"A\" })");
+	pb = fk_page(r, 0, 1000);
+	fk_ev(&pb, 10, 5, 1);
+	if (fk_open(k, &fs, false))
+		return;
+	text = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), false);
+	CHECK(text && strstr(text, "Unknown type 5"), "missing field: record shown as unknown");
+	CHECK(strstr(fk_log(&fs), "REC->kind") != NULL, "missing field: warning names the field");
+	free(text);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 /* trace_bprintk_fmt_list: a -> b -> a */
 static void test_printk_loop(void)
 {
@@ -277,5 +303,6 @@ int main(void)
 	test_data_loc();
 	test_printk_loop();
 	test_outside_fields();
+	test_missing_field();
 	return fk_failed;
 }
