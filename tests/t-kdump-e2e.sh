@@ -33,7 +33,7 @@ mkdir -p "$out"
 # one QEMU at a time on this machine
 exec 8>"$KTRACE_CACHE/qemu.lock"
 flock 8
-while pgrep -x qemu-system-x86_64 >/dev/null; do sleep 5; done
+while pgrep -f '^qemu-system-x86_64' >/dev/null; do sleep 5; done
 
 # boot NAME: run the guest on a copy of the image until the capture kernel
 # reboots (-no-reboot ends QEMU); console lines stamped with seconds
