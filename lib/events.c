@@ -304,7 +304,8 @@ int kt_events__load(struct kt_session *s)
 		return err;
 	if (bad)
 		kt_warn(s, "%d of %d trace_event_call entries could not be read", bad, n);
-	qsort(s->events, s->nr_events, sizeof(*s->events), cmp_event);
+	if (s->nr_events)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(s->events, s->nr_events, sizeof(*s->events), cmp_event);
 	return 0;
 }
 
@@ -337,6 +338,8 @@ const struct kt_event *kt_session__find_event(const struct kt_session *s, int id
 {
 	struct kt_event key = { .id = id };
 
+	if (!s->nr_events)
+		return NULL;
 	return bsearch(&key, s->events, s->nr_events, sizeof(key), cmp_event);
 }
 
