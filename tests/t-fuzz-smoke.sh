@@ -1,0 +1,15 @@
+#!/bin/bash
+# A short pass of every fuzzer (tests/fuzz/), a few seconds each: the
+# decoder and the format reader keep surviving hostile input.
+# make fuzz FUZZ_TIME=600 is the long run.
+. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/.."
+FUZZ_CC=${FUZZ_CC:-clang}
+command -v "$FUZZ_CC" >/dev/null || { echo "skip - $FUZZ_CC not installed (clang with libclang-rt for libFuzzer)"; exit 77; }
+if ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' |
+     "$FUZZ_CC" -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null; then
+	echo "skip - $FUZZ_CC cannot link -fsanitize=fuzzer (libclang-rt-dev missing)"
+	exit 77
+fi
+make -s fuzzers O="${O:-build}" >/dev/null 2>&1 || { nok "make fuzzers failed"; finish; }
+O=${O:-build} tests/fuzz/run "${FUZZ_SMOKE_TIME:-5}"
