@@ -83,6 +83,35 @@ $(O)/tests/%: tests/unit/%.c $(LIBKTRACE) $(EXTRACT_OBJS)
 
 units: $(UNIT_BINS)
 
+# libFuzzer targets (tests/fuzz/): libktrace compiled in, instrumented
+FUZZ_CC   ?= clang
+FUZZ_TIME ?= 60
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -Itests/unit $(TEP_CFLAGS)
+FUZZERS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(wildcard tests/fuzz/fuzz-*.c))
+
+$(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIB_SRCS) lib/*.h include/ktrace/*.h tests/unit/*.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(TEP_LIBS)
+
+fuzzers: $(FUZZERS)
+
+# make fuzz FUZZ_TIME=600: each fuzzer for FUZZ_TIME seconds, one after the other
+fuzz: $(FUZZERS) $(EXTRACT)
+	O=$(O) KTRACE_BIN=$(CURDIR)/$(EXTRACT) tests/fuzz/run $(FUZZ_TIME)
+
+# everything built with ASan+UBSan into build-asan, the whole suite run on it;
+# LeakSanitizer suppressions (third-party leaks only) in tests/lsan.supp
+ASAN_O ?= build-asan
+check-sanitize:
+	$(MAKE) O=$(ASAN_O) WERROR=$(WERROR) CFLAGS="-O1 -g" \
+		SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		all units
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:$${ASAN_OPTIONS:-} \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0:$${LSAN_OPTIONS:-} \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	O=$(ASAN_O) KTRACE_BIN=$(CURDIR)/$(ASAN_O)/ktrace-extract tests/run-tests.sh
+
 check: all units
 	O=$(O) tests/run-tests.sh
 
@@ -109,4 +138,4 @@ install-kdump-dracut: all
 	O=$(O) DESTDIR=$(DESTDIR) kdump-hooks/dracut/install $(EXTRACT)
 
 .PHONY: install-kdump-debian install-kdump-dracut
-.PHONY: all check bench install clean units
+.PHONY: all check bench install clean units fuzz fuzzers check-sanitize
