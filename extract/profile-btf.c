@@ -119,6 +119,18 @@ static int load_map(struct btf_src *bs, const char *path, char *msg,
 				     "no symbols");
 		return -EINVAL;
 	}
+	/*
+	 * Debian's linux-image packages ship a one-line placeholder ("The
+	 * real System.map is in the linux-image-<version>-dbg package").
+	 */
+	if (bs->nsyms < 1000) {
+		snprintf(msg, msglen,
+			 "symbols %s: only %zu symbols, not a kernel's symbol map (a "
+			 "placeholder? Debian ships the real System.map in the -dbg "
+			 "package; use /proc/kallsyms of the running kernel)",
+			 path, bs->nsyms);
+		return -EINVAL;
+	}
 	if (kallsyms) {
 		/*
 		 * Run-time addresses: x86_64 links _text at __START_KERNEL,
