@@ -67,6 +67,7 @@ t_ready=$(at 'ready to kdump' 0 "$con")
 t_panic=$(at 'sysrq: Trigger a crash' 0 "$con")
 t_kt=$(at 'ktrace: saved' 0 "$con")
 t_saved=$(at 'saved vmcore in' 0 "$con")
+grep -q "wrote .*profiles/$rel.profile (--btf /sys/kernel/btf/vmlinux" "$con" && ok "run 1: at boot, ktrace-profile-update --running made the profile from /sys/kernel/btf/vmlinux and /proc/kallsyms"
 ok "run 1: ready to kdump at ${t_ready:-?} s, panic at ${t_panic:-?} s, ktrace saved at ${t_kt:-?} s, dump saved at ${t_saved:-?} s (console: $con)"
 if [ -z "$d" ]; then
 	nok "run 1: no /var/crash/<stamp>/ on the guest disk: $(tail -n 5 "$con" | tr '\n' '|')"
