@@ -108,10 +108,11 @@ static bool fmt_fields_known(const char *fmt, char *miss, size_t len)
 {
 	const char *pf = strstr(fmt, "\nprint fmt: "), *p, *f;
 	bool quoted = false;
+	int depth = 0;
 
 	if (!pf)
 		return true;
-	for (p = pf + strlen("\nprint fmt: "); *p; p++) {
+	for (p = pf + strlen("\nprint fmt: "); *p && *p != '\n'; p++) {
 		size_t n;
 		bool found = false;
 
@@ -121,6 +122,13 @@ static bool fmt_fields_known(const char *fmt, char *miss, size_t len)
 		}
 		if (*p == '"')
 			quoted = !quoted;
+		if (!quoted && (*p == '(' || *p == '[' || *p == '{'))
+			depth++;
+		/* unbalanced brackets crash its parser too (found by fuzzing) */
+		if (!quoted && (*p == ')' || *p == ']' || *p == '}') && --depth < 0) {
+			snprintf(miss, len, "%s", "<unbalanced brackets>");
+			return false;
+		}
 		if (quoted || strncmp(p, "REC->", 5))
 			continue;
 		p += 5;
@@ -142,6 +150,10 @@ static bool fmt_fields_known(const char *fmt, char *miss, size_t len)
 			snprintf(miss, len, "%.*s", (int)n, p);
 			return false;
 		}
+	}
+	if (quoted || depth) {
+		snprintf(miss, len, "%s", quoted ? "<unclosed quote>" : "<unbalanced brackets>");
+		return false;
 	}
 	return true;
 }
@@ -172,8 +184,8 @@ struct tep_event *kt_render__find_event(struct kt_session *s, int id)
 	if (!fmt)
 		return NULL;
 	if (!fmt_fields_known(fmt, miss, sizeof(miss))) {
-		kt_warn(s, "%s:%s (id %d): print fmt uses REC->%s, which is not among its fields "
-			   "(field list damaged?); its records are shown as unknown",
+		kt_warn(s, "%s:%s (id %d): print fmt unusable at REC->%s (not among its fields, "
+			   "or damaged); its records are shown as unknown",
 			e->system, e->name, e->id, miss);
 		return NULL;
 	}

@@ -254,12 +254,16 @@ static void test_missing_field(void)
 
 	fk_event(k, 5, "test", "sym", f, 1,
 		 "\"a=%d kind=%s\", REC->a, __print_symbolic(REC->kind, { 0, \"A\" })");
+	fk_event(k, 6, "test", "paren", f, 1,
+		 "\"x %s\", (REC->a == 1) ? \"M\" :longC->a == 2) ? \"C\" : \"N\"");
 	pb = fk_page(r, 0, 1000);
 	fk_ev(&pb, 10, 5, 1);
+	fk_ev(&pb, 10, 6, 2);
 	if (fk_open(k, &fs, false))
 		return;
 	text = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), false);
 	CHECK(text && strstr(text, "Unknown type 5"), "missing field: record shown as unknown");
+	CHECK(text && strstr(text, "Unknown type 6"), "unbalanced print fmt: record shown as unknown");
 	CHECK(strstr(fk_log(&fs), "REC->kind") != NULL, "missing field: warning names the field");
 	free(text);
 	fk_close(&fs);
