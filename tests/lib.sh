@@ -6,11 +6,14 @@ ok()   { echo "ok - $*"; }
 nok()  { echo "not ok - $*"; FAILED=1; }
 skip() { echo "skip - $*"; }
 FAILED=0
-# cases: every generated case directory with a case.env
+# cases: every generated case directory with a case.env and a trace in it
+# (the tracing-off case, NOTRACE=1, has its own test: t-notrace.sh)
 cases() {
 	local d
 	for d in "$VMCORES"/*/case.env; do
-		[ -f "$d" ] && basename "$(dirname "$d")"
+		[ -f "$d" ] || continue
+		grep -q '^NOTRACE=1' "$d" && continue
+		basename "$(dirname "$d")"
 	done
 }
 finish() { [ "$FAILED" = 0 ]; exit $?; }
