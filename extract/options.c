@@ -28,6 +28,7 @@ static void usage(FILE *f)
 	      "  -j, --json             JSON Lines instead of text\n"
 	      "  -o, --output FILE      write to FILE (a name ending in .dat writes trace.dat)\n"
 	      "  -F, --format FMT       text, json or dat\n"
+	      "      --dat-version N    trace.dat file version: 7 (default, trace-cmd 3.x) or 6\n"
 	      "  -l, --list             list the buffers and what was lost, nothing else\n"
 	      "  -e, --events           print the event table as format text\n"
 	      "      --no-header        no header block before each buffer\n"
@@ -91,11 +92,12 @@ static int parse_secs(const char *arg, uint64_t *ns)
 
 int kx_options__parse(struct kx_options *o, int argc, char **argv)
 {
-	enum { OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER, OPT_MAKE_PROFILE,
+	enum { OPT_DAT_VERSION = 300, OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER, OPT_MAKE_PROFILE,
 	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID };
 	static const struct option longopts[] = {
 		{ "vmlinux", required_argument, NULL, 'x' },
 		{ "profile", required_argument, NULL, 'P' },
+		{ "dat-version", required_argument, NULL, OPT_DAT_VERSION },
 		{ "make-profile", required_argument, NULL, OPT_MAKE_PROFILE },
 		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "system-map", required_argument, NULL, OPT_SYSTEM_MAP },
@@ -129,6 +131,13 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		switch (c) {
 		case 'x': o->vmlinux = optarg; break;
 		case 'P': o->profile = optarg; break;
+		case OPT_DAT_VERSION:
+			if (strcmp(optarg, "6") && strcmp(optarg, "7")) {
+				fprintf(stderr, "ktrace-extract: trace.dat version must be 6 or 7\n");
+				return KT_EXIT_USAGE;
+			}
+			o->dat_version = atoi(optarg);
+			break;
 		case OPT_MAKE_PROFILE: o->make_profile = optarg; break;
 		case OPT_BTF: o->btf = optarg; break;
 		case OPT_SYSTEM_MAP: o->system_map = optarg; break;

@@ -21,6 +21,7 @@ struct kx_options {
 	uint64_t cpumask[KT_CPUMASK_WORDS];
 	bool cpus_given;
 	uint64_t last;
+	int dat_version;	/* --dat-version: 6 or 7; 0: the library's default (7) */
 	uint64_t ts_min, ts_max;
 };
 

@@ -7,7 +7,6 @@
 #include <unistd.h>
 #include "options.h"
 
-int kt_tracedat__write(struct kt_session *s, struct kt_buffer *only, FILE *out);
 
 static void list_events(struct kt_session *s, FILE *out)
 {
@@ -108,7 +107,10 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 	} else if (o->events) {
 		list_events(s, out);
 	} else if (o->format == KX_DAT) {
-		err = kt_tracedat__write(s, only, out);
+		struct kt_tracedat_opts dopts = { .sz = sizeof(dopts),
+						  .version = o->dat_version };
+
+		err = kt_tracedat__write_opts(s, only, out, &dopts);
 	} else {
 		bool first = true;
 
