@@ -9,32 +9,6 @@
 #include <ktrace/ktrace.h>
 #include "ktrace-crash.h"
 
-/* "0,2-3" into a bitmap of KT_CPUMASK_WORDS words */
-static int parse_cpus(const char *arg, uint64_t *mask)
-{
-	char *dup = strdup(arg), *tok, *save = NULL, *end;
-
-	if (!dup)
-		return -ENOMEM;
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		unsigned long a, b;
-
-		errno = 0;
-		a = strtoul(tok, &end, 10);
-		b = a;
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		if (errno || *end || end == tok || b < a || b >= KT_CPUMASK_WORDS * 64) {
-			free(dup);
-			return -EINVAL;
-		}
-		for (; a <= b; a++)
-			mask[a / 64] |= 1ULL << (a % 64);
-	}
-	free(dup);
-	return 0;
-}
-
 /* The buffer called @name, or NULL (and the names there are) if none. */
 static struct kt_buffer *find_buffer(struct kt_session *s, const char *name)
 {
@@ -88,7 +62,7 @@ void kc_cmd_show(int argc, char **argv, FILE *out)
 			instance = optarg;
 			break;
 		case 'c':
-			if (parse_cpus(optarg, cpumask)) {
+			if (kt_cpumask__parse(optarg, cpumask)) {
 				error(INFO, "bad CPU list '%s'\n", optarg);
 				return;
 			}

@@ -51,32 +51,6 @@ static void usage(FILE *f)
 	      "profile); 5 vmlinux or profile does not match the dump; 6 the dump holds no usable trace buffer.\n", f);
 }
 
-static int parse_cpus(struct kx_options *o, const char *arg)
-{
-	char *dup = strdup(arg), *tok, *save = NULL, *end;
-
-	if (!dup)
-		return -ENOMEM;
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		unsigned long a, b;
-
-		errno = 0;
-		a = strtoul(tok, &end, 10);
-		b = a;
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		if (errno || *end || end == tok || b < a || b >= KT_CPUMASK_WORDS * 64) {
-			free(dup);
-			return -EINVAL;
-		}
-		for (; a <= b; a++)
-			o->cpumask[a / 64] |= 1ULL << (a % 64);
-	}
-	free(dup);
-	o->cpus_given = true;
-	return 0;
-}
-
 static int parse_secs(const char *arg, uint64_t *ns)
 {
 	char *end;
@@ -145,10 +119,11 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		case OPT_BUILD_ID: o->build_id = optarg; break;
 		case 'i': o->instance = optarg; break;
 		case 'c':
-			if (parse_cpus(o, optarg)) {
+			if (kt_cpumask__parse(optarg, o->cpumask)) {
 				fprintf(stderr, "ktrace-extract: bad CPU list '%s'\n", optarg);
 				return KT_EXIT_USAGE;
 			}
+			o->cpus_given = true;
 			break;
 		case 'n':
 			errno = 0;

@@ -5,7 +5,10 @@
  * --list. Kept here so that ktrace-extract and the crash command print
  * the same bytes for the same dump.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <ktrace/ktrace.h>
 
 void kt_buffer__print_banner(const struct kt_buffer *b, FILE *out)
@@ -37,4 +40,30 @@ void kt_session__print_buffers(const struct kt_session *s, FILE *out)
 				kt_buffer__clock(b));
 		}
 	}
+}
+
+/* "0,2-3" into a bitmap of KT_CPUMASK_WORDS words (ORed in) */
+int kt_cpumask__parse(const char *arg, uint64_t *mask)
+{
+	char *dup = strdup(arg), *tok, *save = NULL, *end;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned long a, b;
+
+		errno = 0;
+		a = strtoul(tok, &end, 10);
+		b = a;
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		if (errno || *end || end == tok || b < a || b >= KT_CPUMASK_WORDS * 64) {
+			free(dup);
+			return -EINVAL;
+		}
+		for (; a <= b; a++)
+			mask[a / 64] |= 1ULL << (a % 64);
+	}
+	free(dup);
+	return 0;
 }

@@ -226,6 +226,8 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 void kt_buffer__print_banner(const struct kt_buffer *b, FILE *out);
 /* one line per buffer and present cpu: pages, entries, overrun, dropped */
 void kt_session__print_buffers(const struct kt_session *s, FILE *out);
+/* parse a CPU list ("0,2-3") into @mask (KT_CPUMASK_WORDS words); 0 or -EINVAL */
+int kt_cpumask__parse(const char *arg, uint64_t *mask);
 
 /* Loss summary as "# lost: ..." comment lines / a JSON object. */
 void kt_loss__print(const struct kt_loss *loss, FILE *out, const char *prefix);
