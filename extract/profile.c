@@ -387,15 +387,37 @@ static int has_lower(const char *s)
 	return 0;
 }
 
+/*
+ * vmcoreinfo's SYMBOL(name) lines: run-time addresses, KASLR applied.
+ * Since v6.0 they include the kallsyms tables, which /proc/kallsyms does
+ * not list (scripts/kallsyms.c leaves kallsyms_* out): a profile made
+ * from /proc/kallsyms has them as absent.
+ */
+static int vmcoreinfo_symbol(struct kx_profile *p, const char *name,
+			     uint64_t *addr)
+{
+	char key[128], *v;
+
+	if (!p->dump || snprintf(key, sizeof(key), "SYMBOL(%s)", name) >= (int)sizeof(key))
+		return -ENOENT;
+	v = kx_dump__vmcoreinfo_line(p->dump, key);
+	if (!v)
+		return -ENOENT;
+	*addr = strtoull(v, NULL, 16);
+	free(v);
+	return 0;
+}
+
 static int target_symbol(void *priv, const char *name, uint64_t *addr)
 {
 	struct kx_profile *p = priv;
 	const struct kx_pentry *e = find(p, 's', name, NULL);
 
-	if (!e)
-		return unknown(p, "symbol", name, NULL);
-	if (!e->present)
-		return -ENOENT;
+	if (!e || !e->present) {
+		if (!vmcoreinfo_symbol(p, name, addr))
+			return 0;
+		return e ? -ENOENT : unknown(p, "symbol", name, NULL);
+	}
 	*addr = e->v1 + (e->reloc ? p->kaslr_offset : 0);
 	return 0;
 }

@@ -49,6 +49,9 @@ boot() {
 		while IFS= read -r l; do
 			printf '%7.1f %s\n' "$(echo "${EPOCHREALTIME/,/.} - ${t0/,/.}" | bc)" "${l%$'\r'}"
 		done >"$out/$name.console"
+	# the capture kernel ends with reboot -f: replay the ext4 journal
+	# first, debugfs does not
+	e2fsck -fy "$img" >/dev/null 2>&1
 	rm -rf "$out/$name.crash"
 	mkdir -p "$out/$name.crash"
 	# rdump makes $name.crash/crash/
@@ -66,7 +69,9 @@ t_ready=$(at 'ready to kdump' 0 "$con")
 t_panic=$(at 'sysrq: Trigger a crash' 0 "$con")
 t_kt=$(at 'ktrace: saved' 0 "$con")
 t_saved=$(at 'saved vmcore in' 0 "$con")
-grep -q "wrote .*profiles/$rel.profile (--btf /sys/kernel/btf/vmlinux" "$con" && ok "run 1: at boot, ktrace-profile-update --running made the profile from /sys/kernel/btf/vmlinux and /proc/kallsyms"
+grep -q "wrote .*profiles/$rel.profile (--btf /sys/kernel/btf/vmlinux" "$G/first-boot.console" &&
+	ok "first boot of the guest: ktrace-profile-update --running made the profile from /sys/kernel/btf/vmlinux and /proc/kallsyms" ||
+	nok "first boot of the guest: no profile made: $(grep -a ktrace-profile "$G/first-boot.console" | head -n 2)"
 ok "run 1: ready to kdump at ${t_ready:-?} s, panic at ${t_panic:-?} s, ktrace saved at ${t_kt:-?} s, dump saved at ${t_saved:-?} s (console: $con)"
 if [ -z "$d" ]; then
 	nok "run 1: no /var/crash/<stamp>/ on the guest disk: $(tail -n 5 "$con" | tr '\n' '|')"
