@@ -4,6 +4,7 @@
  * ftrace_events list (kernel/trace/trace_events.c), rebuilt into the text
  * tracefs shows in events/<system>/<name>/format (f_show()).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -49,6 +50,31 @@ static void sb_printf(struct strbuf *sb, const char *fmt, ...)
 }
 
 /*
+ * A field name is a C identifier and a type is printable text; anything
+ * else is not a field list the kernel wrote (libtraceevent's parser also
+ * crashes on some such bytes), so the list is treated as damaged.
+ */
+static bool c_identifier(const char *p)
+{
+	if (!*p || !(isalpha((unsigned char)*p) || *p == '_'))
+		return false;
+	for (; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return false;
+	return true;
+}
+
+static bool printable(const char *p)
+{
+	if (!*p)
+		return false;
+	for (; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			return false;
+	return true;
+}
+
+/*
  * Print the fields of the list at @head in the order tracefs does: walking
  * prev pointers (fields are added with list_add, so that is definition
  * order). Bounded; a loop or broken pointer ends the list with a warning.
@@ -87,6 +113,12 @@ static int print_fields(struct kt_session *s, uint64_t head, struct strbuf *sb, 
 		    kt_read_string(s, type, 256, &stype)) {
 			free(sname);
 			err = -EFAULT;
+			break;
+		}
+		if (!c_identifier(sname) || !printable(stype)) {
+			free(sname);
+			free(stype);
+			err = -EBADMSG;
 			break;
 		}
 		arr = strchr(stype, '[');

@@ -12,4 +12,4 @@ if ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' |
 	exit 77
 fi
 make -s fuzzers O="${O:-build}" >/dev/null 2>&1 || { nok "make fuzzers failed"; finish; }
-O=${O:-build} tests/fuzz/run "${FUZZ_SMOKE_TIME:-5}"
+O=${O:-build} FUZZ_SEED_SAMPLE=${FUZZ_SEED_SAMPLE:-60} tests/fuzz/run "${FUZZ_SMOKE_TIME:-5}"
