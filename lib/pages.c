@@ -22,7 +22,11 @@ struct kt_page_iter {
 	struct kt_buffer *b;
 	struct kt_cpu *c;
 	uint8_t *page;
-	enum { PI_READER, PI_RING, PI_DONE } state;
+	enum { PI_READER, PI_RING, PI_BACK, PI_DONE } state;
+	/* PI_BACK: pages recovered backwards from the commit page, newest first */
+	uint64_t *back;
+	uint64_t nr_back;
+	bool walk_broke;	/* a next pointer could not be read */
 	uint64_t next_bpage;	/* next buffer_page in the ring */
 	uint64_t head;
 	uint64_t steps, max_steps;
@@ -40,6 +44,45 @@ static uint64_t list_to_bpage(const struct kt_layout *l, uint64_t list)
 static int bpage_next(struct kt_session *s, uint64_t bpage, uint64_t *raw)
 {
 	return kt_read_u64(s, bpage + s->l.bp_list.off + s->l.lh_next.off, raw);
+}
+
+/*
+ * The forward walk broke (an unreadable or wild next pointer) before the
+ * commit page. The list is doubly linked: walk back from the commit page
+ * along prev until a page already returned, so the pages after the break
+ * are still read, oldest first. What neither walk reaches is lost and
+ * was counted as an anomaly where the walk broke.
+ */
+static int recover_backwards(struct kt_page_iter *it)
+{
+	struct kt_session *s = it->s;
+	struct kt_cpu *c = it->c;
+	uint64_t p = c->commit_page, raw, n;
+	bool joined = false;
+
+	it->back = calloc(it->max_steps + 1, sizeof(*it->back));
+	if (!it->back)
+		return -ENOMEM;
+	for (n = 0; n <= it->max_steps; n++) {
+		int r = kt_seen__add(&it->seen, p);
+
+		if (r < 0)
+			return r;
+		if (r) {
+			joined = true;
+			break;
+		}
+		it->back[it->nr_back++] = p;
+		if (kt_read_u64(s, p + s->l.bp_list.off + s->l.lh_prev.off, &raw))
+			break;
+		p = list_to_bpage(&s->l, raw);
+	}
+	kt_warn(s, "%s: cpu%d: %llu pages recovered backwards from the commit page 0x%llx%s",
+		it->b->name, c->info.cpu, (unsigned long long)it->nr_back,
+		(unsigned long long)c->commit_page,
+		joined ? "" : "; the pages between the two breaks are lost");
+	it->state = PI_BACK;
+	return 0;
 }
 
 /* Walk the ring once from cpu_buffer->pages and find the flagged head. */
@@ -119,6 +162,7 @@ void kt_page_iter__free(struct kt_page_iter *it)
 	if (!it)
 		return;
 	kt_seen__free(&it->seen);
+	free(it->back);
 	free(it->page);
 	free(it);
 }
@@ -182,7 +226,24 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 	for (;;) {
 		switch (it->state) {
 		case PI_DONE:
-			return 0;
+			if (!it->walk_broke)
+				return 0;
+			it->walk_broke = false;
+			if (recover_backwards(it) < 0)
+				return -ENOMEM;
+			continue;
+		case PI_BACK:
+			if (!it->nr_back) {
+				it->state = PI_DONE;
+				return 0;
+			}
+			bpage = it->back[--it->nr_back];
+			it->expect_data = bpage != c->commit_page;
+			*start = 0;
+			if (read_data_page(it, bpage))
+				continue;
+			*bpage_out = bpage;
+			return 1;
 		case PI_READER:
 			bpage = c->reader_page;
 			it->head = find_head(it);
@@ -231,6 +292,7 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 					it->b->name, c->info.cpu, (unsigned long long)bpage);
 				it->b->loss.list_anomalies++;
 				it->state = PI_DONE;
+				it->walk_broke = true;
 			} else {
 				it->next_bpage = list_to_bpage(&s->l, raw);
 				if (it->next_bpage == it->head) {

@@ -88,14 +88,18 @@ want_except "$D/corrupt-commit.lost"
 in_order "corrupt commit"
 absent "corrupt commit" "$D/corrupt-commit.lost"
 
-# a buffer_page's list.next pointing nowhere: cpu1 whole, cpu0 up to the break
+# a buffer_page's list.next pointing nowhere: cpu1 whole; cpu0 forward up to
+# the break, then backwards along list.prev from the commit page: nothing lost
 run -x "$V61" -i global "$D/bad-list.elf"
 expect "broken page list" 10 "global: cpu0: broken page list at buffer_page 0x[0-9a-f]+" \
-	"cannot read buffer_page at 0xdead000000000000" "page-list anomalies: [1-9]"
+	"cannot read buffer_page at 0xdead000000000000" "page-list anomalies: [1-9]" \
+	"global: cpu0: [0-9]+ pages recovered backwards from the commit page"
 grep -v '^#' "$TRUTH" | grep -F '[001]' >"$want"
 in_order "broken page list, cpu1"
 grep -v '^#' "$TRUTH" | grep -F -f "$D/bad-list.page" >"$want"
 in_order "broken page list, cpu0 up to the break"
+grep -v '^#' "$TRUTH" >"$want"
+in_order "broken page list, every line after the break too (recovered along list.prev)"
 
 # the wrong vmlinux (5.10's for a 6.1 dump)
 if [ -n "$V510" ]; then

@@ -253,6 +253,34 @@ static void test_cycle(void)
 	free(r);
 }
 
+/* page 1's next and page 3's prev both broken: page 2 is lost between */
+static void test_broken_both_ways(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 4);
+	struct fk_session fs;
+	char *got;
+
+	fk_ring_set(r, 0, 3);
+	fill(r, 0, 100, 1, 1);
+	fill(r, 1, 200, 2, 1);
+	fill(r, 2, 300, 3, 1);
+	fill(r, 3, 400, 4, 1);
+	fk_w64(k, r->bpage[1] + BP_LIST + LH_NEXT, 0xdead000000000100ULL);
+	fk_w64(k, r->bpage[3] + BP_LIST + LH_PREV, 0xdead000000000200ULL);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/210/2 0/410/4",
+		  "broken both ways: what each walk reaches, in order, nothing twice");
+	CHECK(strstr(fk_log(&fs), "lost") != NULL, "broken both ways: the gap is reported");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 /* page 1's list.next points at unmapped memory */
 static void test_broken(void)
 {
@@ -272,7 +300,9 @@ static void test_broken(void)
 	if (fk_open(k, &fs, true))
 		return;
 	got = fk_records(global(&fs));
-	CHECK_STR(got, "0/110/1 0/210/2", "broken pointer: pages up to it are read");
+	/* forward up to the break, then back along list.prev from the commit page */
+	CHECK_STR(got, "0/110/1 0/210/2 0/310/3 0/410/4",
+		  "broken pointer: pages up to it are read, the rest recovered backwards");
 	loss_of(&fs, &l);
 	CHECK(l.list_anomalies >= 1, "broken pointer: page-list anomaly counted");
 	CHECK(kt_loss__any(&l), "broken pointer: loss reported");
@@ -509,6 +539,7 @@ int main(void)
 	test_bad_commit();
 	test_cycle();
 	test_broken();
+	test_broken_both_ways();
 	test_no_head();
 	test_offline();
 	test_zero_page();
