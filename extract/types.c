@@ -85,7 +85,25 @@ static const char *const uts_anchors[] = {
 	"copy_utsname", "free_uts_ns", NULL,
 };
 
+/* kernel/trace/trace_syscalls.c: the fields of the syscall enter events */
+static const char *const sc_types[] = {
+	"struct syscall_metadata", "struct syscall_trace_enter",
+	"struct syscall_trace_exit", NULL,
+};
+static const char *const sc_anchors[] = {
+	"syscall_enter_register", "ftrace_syscall_enter", "get_syscall_name", NULL,
+};
+
+/* kernel/trace/trace_printk.c: formats of modules' trace_printk() */
+static const char *const pk_types[] = { "struct trace_bprintk_fmt", NULL };
+static const char *const pk_anchors[] = {
+	"module_trace_bprintk_format_notify", "__trace_bprintk", "trace_is_tracepoint_string",
+	NULL,
+};
+
 static const struct anchor_group anchor_groups[] = {
+	{ sc_types, sc_anchors },
+	{ pk_types, pk_anchors },
 	{ rb_types, rb_anchors },
 	{ tr_types, tr_anchors },
 	{ ev_types, ev_anchors },
