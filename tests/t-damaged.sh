@@ -132,6 +132,12 @@ else
 	skip "makedumpfile -d 31: no k6.12/vmcore.d31 fixture"
 fi
 
-# a kernel with tracing off: every recipe traces something
-skip "dump of a kernel with tracing off: no fixture (every tests/vmcores recipe sets EVENTS and MARKERS)"
+# a kernel with tracing off (never enabled: buffers unexpanded, empty)
+if [ -f "$VMCORES/k6.1-notrace/case.env" ]; then
+	VN=$(. "$VMCORES/k6.1-notrace/case.env"; echo "$VMLINUX")
+	run -x "$VN" "$VMCORES/k6.1-notrace/vmcore.kdump"
+	expect "tracing off" 6 "vmcore\.kdump: the trace buffers are empty" "tracing was off"
+else
+	skip "dump of a kernel with tracing off: no k6.1-notrace fixture"
+fi
 finish
