@@ -110,6 +110,7 @@ check-sanitize:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:$${ASAN_OPTIONS:-} \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0:$${LSAN_OPTIONS:-} \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	KTRACE_MAX_MEM=0 KTRACE_SANITIZE=1 \
 	O=$(ASAN_O) KTRACE_BIN=$(CURDIR)/$(ASAN_O)/ktrace-extract tests/run-tests.sh
 
 check: all units
