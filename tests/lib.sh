@@ -16,4 +16,11 @@ cases() {
 		basename "$(dirname "$d")"
 	done
 }
+# all_cases: every generated case, the tracing-off one included
+all_cases() {
+	local d
+	for d in "$VMCORES"/*/case.env; do
+		[ -f "$d" ] && basename "$(dirname "$d")"
+	done
+}
 finish() { [ "$FAILED" = 0 ]; exit $?; }

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
 found=
-for c in $(cases); do
+for c in $(all_cases); do
 	grep -q '^NOTRACE=1' "$VMCORES/$c/case.env" && found="$found $c"
 done
 [ -n "$found" ] || {
