@@ -9,6 +9,7 @@
 # of the truth in order. A second run with a corrupted profile must still
 # save the dump. Slow (minutes): it runs only with KTRACE_E2E=1 (which also
 # builds the guest) or when the guest image is already cached.
+[ -n "${KTRACE_SANITIZE:-}" ] && { echo "skip - the QEMU end-to-end test runs the plain build inside the guest (make check); not again under sanitizers"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
 G=$KTRACE_CACHE/kdump-guest
