@@ -28,20 +28,8 @@
 #include "flat.h"
 #include "symbols.h"
 #include "types.h"
+#include "msg.h"
 
-static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!msg || !msglen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, msglen, fmt, ap);
-	va_end(ap);
-}
 
 /* A vmcoreinfo line, or NULL; the caller frees it. */
 static char *vmcoreinfo_line(kdump_ctx_t *ctx, const char *key)
@@ -69,20 +57,20 @@ static enum kx_error open_vmcore(struct kx_dump *d, const char *path,
 		return KX_ERR_NOMEM;
 	d->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (d->fd < 0) {
-		set_msg(msg, msglen, "vmcore %s: %s", path, strerror(errno));
+		kx_set_msg(msg, msglen, "vmcore %s: %s", path, strerror(errno));
 		return KX_ERR_DUMP;
 	}
 	if (fstat(d->fd, &stbuf)) {
-		set_msg(msg, msglen, "vmcore %s: fstat: %s", path,
+		kx_set_msg(msg, msglen, "vmcore %s: fstat: %s", path,
 			strerror(errno));
 		return KX_ERR_DUMP;
 	}
 	if (S_ISDIR(stbuf.st_mode)) {
-		set_msg(msg, msglen, "vmcore %s: is a directory", path);
+		kx_set_msg(msg, msglen, "vmcore %s: is a directory", path);
 		return KX_ERR_DUMP;
 	}
 	if (S_ISREG(stbuf.st_mode) && stbuf.st_size == 0) {
-		set_msg(msg, msglen, "vmcore %s: empty file", path);
+		kx_set_msg(msg, msglen, "vmcore %s: empty file", path);
 		return KX_ERR_DUMP;
 	}
 	d->file_size = S_ISREG(stbuf.st_mode) ? (uint64_t)stbuf.st_size : 0;
@@ -102,19 +90,19 @@ static enum kx_error open_vmcore(struct kx_dump *d, const char *path,
 	kdump_set_number_attr(d->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER);
 	ks = kdump_open_fd(d->ctx, fd);
 	if (ks == KDUMP_ERR_NOTIMPL) {
-		set_msg(msg, msglen,
+		kx_set_msg(msg, msglen,
 			"vmcore %s: not a kernel dump (neither ELF, "
 			"kdump-compressed nor flattened)", path);
 		return KX_ERR_DUMP;
 	}
 	if (ks != KDUMP_OK) {
-		set_msg(msg, msglen, "vmcore %s: cannot open dump: %s", path,
+		kx_set_msg(msg, msglen, "vmcore %s: cannot open dump: %s", path,
 			kdump_get_err(d->ctx));
 		return KX_ERR_DUMP;
 	}
 	ks = kdump_set_string_attr(d->ctx, KDUMP_ATTR_OSTYPE, "linux");
 	if (ks != KDUMP_OK) {
-		set_msg(msg, msglen, "vmcore %s: kdump_set_string_attr(%s): %s",
+		kx_set_msg(msg, msglen, "vmcore %s: kdump_set_string_attr(%s): %s",
 			path, KDUMP_ATTR_OSTYPE, kdump_get_err(d->ctx));
 		return KX_ERR_DUMP;
 	}
@@ -128,7 +116,7 @@ static enum kx_error read_vmcoreinfo(struct kx_dump *d, char *msg,
 	char *raw = NULL, *s;
 
 	if (kdump_vmcoreinfo_raw(d->ctx, &raw) != KDUMP_OK || !raw || !*raw) {
-		set_msg(msg, msglen,
+		kx_set_msg(msg, msglen,
 			"vmcore %s: no vmcoreinfo (%s%s): cannot tell the kernel "
 			"release, KASLR offset or page tables",
 			d->path, d->format,
@@ -140,7 +128,7 @@ static enum kx_error read_vmcoreinfo(struct kx_dump *d, char *msg,
 	free(raw);
 	d->osrelease = vmcoreinfo_line(d->ctx, "OSRELEASE");
 	if (!d->osrelease) {
-		set_msg(msg, msglen, "vmcore %s: vmcoreinfo has no OSRELEASE",
+		kx_set_msg(msg, msglen, "vmcore %s: vmcoreinfo has no OSRELEASE",
 			d->path);
 		return KX_ERR_DUMP;
 	}
@@ -194,7 +182,7 @@ static enum kx_error open_vmlinux(struct kx_dump *d,
 		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DEBUGINFO;
 	ret = kx_symtab__load(d->vml.elf, &d->symtab);
 	if (ret) {
-		set_msg(msg, msglen, "vmlinux %s: %s", d->vml.path,
+		kx_set_msg(msg, msglen, "vmlinux %s: %s", d->vml.path,
 			ret == -ENOENT ? "no symbol table (.symtab)" :
 					 strerror(-ret));
 		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DEBUGINFO;
@@ -203,7 +191,7 @@ static enum kx_error open_vmlinux(struct kx_dump *d,
 	ret = kx_types__open(d->vml.elf, d->symtab,
 			     opts->verbose ? stderr : NULL, &d->types);
 	if (ret) {
-		set_msg(msg, msglen, "vmlinux %s: %s", d->vml.path,
+		kx_set_msg(msg, msglen, "vmlinux %s: %s", d->vml.path,
 			ret == -ENOENT ? "no DWARF (.debug_info); install the "
 					 "kernel's debug package" :
 					 strerror(-ret));
@@ -235,7 +223,7 @@ static enum kx_error check_match(struct kx_dump *d, int force, char *msg,
 	if (d->vml.release[0] && strcmp(d->vml.release, d->osrelease))
 		mismatch = 1;
 	if (mismatch) {
-		set_msg(msg, msglen,
+		kx_set_msg(msg, msglen,
 			"vmlinux %s is %s (build-id %.12s..) but the dump is %s "
 			"(build-id %.12s..)",
 			d->vml.path, vrel, vid, d->osrelease, did);
@@ -254,7 +242,7 @@ static enum kx_error check_match(struct kx_dump *d, int force, char *msg,
 		if (!d->have_kaslr_offset) {
 			d->kaslr_offset = dump_addr - addr;
 		} else if (addr + d->kaslr_offset != dump_addr) {
-			set_msg(msg, msglen,
+			kx_set_msg(msg, msglen,
 				"vmlinux %s: init_uts_ns is at 0x%llx + KASLR offset "
 				"0x%llx but the dump's vmcoreinfo says 0x%llx: not "
 				"the crashed kernel's vmlinux",
@@ -299,7 +287,7 @@ static enum kx_error set_arch(struct kx_dump *d, const char *given,
 		    kdump_set_string_attr(d->ctx, KDUMP_ATTR_ARCH_NAME, given) ==
 			    KDUMP_OK)
 			return KX_OK;
-		set_msg(msg, msglen,
+		kx_set_msg(msg, msglen,
 			"vmcore %s: the dump names no architecture and none was "
 			"given", d->path);
 		return KX_ERR_DUMP;
@@ -311,7 +299,7 @@ static enum kx_error set_arch(struct kx_dump *d, const char *given,
 			continue;
 		if (kdump_set_string_attr(d->ctx, KDUMP_ATTR_ARCH_NAME,
 					  archs[i].arch) != KDUMP_OK) {
-			set_msg(msg, msglen,
+			kx_set_msg(msg, msglen,
 				"vmcore %s: kdump_set_string_attr(%s, %s): %s",
 				d->path, KDUMP_ATTR_ARCH_NAME, archs[i].arch,
 				kdump_get_err(d->ctx));
@@ -325,7 +313,7 @@ static enum kx_error set_arch(struct kx_dump *d, const char *given,
 		return KX_OK;
 	}
 unknown:
-	set_msg(msg, msglen,
+	kx_set_msg(msg, msglen,
 		"vmcore %s: the dump names no architecture and vmlinux %s has "
 		"an unsupported one",
 		d->path, d->vml.path);
@@ -397,7 +385,7 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 	return d;
 out:
 	if (e == KX_ERR_NOMEM && msg && msglen && !msg[0])
-		set_msg(msg, msglen, "vmcore %s: out of memory", vmcore);
+		kx_set_msg(msg, msglen, "vmcore %s: out of memory", vmcore);
 	*err = e;
 	kx_dump__close(d);
 	errno = e == KX_ERR_NOMEM ? ENOMEM : EINVAL;

@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <ktrace/ktrace.h>
 
+#include "msg.h"
 #include "profile.h"
 #include "profile-private.h"
 
@@ -36,19 +37,6 @@ struct kx_profile {
 	size_t nreported;
 };
 
-static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!msg || !msglen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, msglen, fmt, ap);
-	va_end(ap);
-}
 
 uint64_t kx_profile_fnv1a(uint64_t h, const void *buf, size_t len)
 {
@@ -187,30 +175,30 @@ int kx_profile__load(const char *path, struct kx_profile **out, char *msg,
 	f = fopen(path, "re");
 	if (!f) {
 		ret = -errno;
-		set_msg(msg, msglen, "profile %s: %s", path, strerror(errno));
+		kx_set_msg(msg, msglen, "profile %s: %s", path, strerror(errno));
 		return ret;
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p || !(p->path = strdup(path))) {
 		ret = -ENOMEM;
-		set_msg(msg, msglen, "profile %s: out of memory", path);
+		kx_set_msg(msg, msglen, "profile %s: out of memory", path);
 		goto out;
 	}
 	while ((len = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (ended) {
-			set_msg(msg, msglen, "profile %s: line %zu: text after the end line",
+			kx_set_msg(msg, msglen, "profile %s: line %zu: text after the end line",
 				path, lineno);
 			goto out;
 		}
 		if (lineno == 1 && strcmp(line, "ktrace-profile\t1\n")) {
-			set_msg(msg, msglen,
+			kx_set_msg(msg, msglen,
 				"profile %s: not a ktrace layout profile of version 1",
 				path);
 			goto out;
 		}
 		if ((size_t)len != strlen(line) || line[len - 1] != '\n') {
-			set_msg(msg, msglen, "profile %s: line %zu: %s", path, lineno,
+			kx_set_msg(msg, msglen, "profile %s: line %zu: %s", path, lineno,
 				line[len - 1] != '\n' ? "truncated (no end line)" :
 							"NUL byte");
 			goto out;
@@ -221,12 +209,12 @@ int kx_profile__load(const char *path, struct kx_profile **out, char *msg,
 			line[len - 1] = '\0';
 			if (split(line, fl, 3) != 3 || parse_u64(fl[1], 10, &want_n) ||
 			    parse_u64(fl[2], 16, &want_h)) {
-				set_msg(msg, msglen, "profile %s: line %zu: malformed end line",
+				kx_set_msg(msg, msglen, "profile %s: line %zu: malformed end line",
 					path, lineno);
 				goto out;
 			}
 			if (want_n != lineno - 1 || want_h != h) {
-				set_msg(msg, msglen,
+				kx_set_msg(msg, msglen,
 					"profile %s: %s: the file is corrupted or was "
 					"edited; make it again with ktrace-extract "
 					"--make-profile", path,
@@ -252,7 +240,7 @@ int kx_profile__load(const char *path, struct kx_profile **out, char *msg,
 
 				if (!ne) {
 					ret = -ENOMEM;
-					set_msg(msg, msglen, "profile %s: out of memory", path);
+					kx_set_msg(msg, msglen, "profile %s: out of memory", path);
 					goto out;
 				}
 				p->e = ne;
@@ -260,13 +248,13 @@ int kx_profile__load(const char *path, struct kx_profile **out, char *msg,
 			}
 			ret = parse_entry(line, &p->e[p->n]);
 			if (ret) {
-				set_msg(msg, msglen, "profile %s: line %zu: %s", path, lineno,
+				kx_set_msg(msg, msglen, "profile %s: line %zu: %s", path, lineno,
 					ret == -ENOMEM ? "out of memory" : "malformed answer");
 				goto out;
 			}
 			p->n++;
 		} else if (parse_header(p, line)) {
-			set_msg(msg, msglen, "profile %s: line %zu: unknown line '%.40s'",
+			kx_set_msg(msg, msglen, "profile %s: line %zu: unknown line '%.40s'",
 				path, lineno, line);
 			ret = -EINVAL;
 			goto out;
@@ -274,16 +262,16 @@ int kx_profile__load(const char *path, struct kx_profile **out, char *msg,
 	}
 	if (ferror(f)) {
 		ret = -EIO;
-		set_msg(msg, msglen, "profile %s: read: %s", path, strerror(errno));
+		kx_set_msg(msg, msglen, "profile %s: read: %s", path, strerror(errno));
 		goto out;
 	}
 	if (!ended) {
-		set_msg(msg, msglen, "profile %s: %s", path,
+		kx_set_msg(msg, msglen, "profile %s: %s", path,
 			lineno ? "truncated (no end line)" : "empty file");
 		goto out;
 	}
 	if (!p->release[0]) {
-		set_msg(msg, msglen, "profile %s: no release line", path);
+		kx_set_msg(msg, msglen, "profile %s: no release line", path);
 		goto out;
 	}
 	qsort(p->e, p->n, sizeof(*p->e), cmp_entry);
@@ -510,7 +498,7 @@ enum kx_error kx_profile__check(struct kx_profile *p, struct kx_dump *d,
 	if (rel && strcmp(rel, p->release))
 		mismatch = 1;
 	if (mismatch) {
-		set_msg(msg, msglen,
+		kx_set_msg(msg, msglen,
 			"profile %s is of %s (build-id %.12s..) but the dump is of %s "
 			"(build-id %.12s..): make the profile of the crashed kernel",
 			p->path, p->release, p->build_id[0] ? p->build_id : "none",
@@ -528,7 +516,7 @@ enum kx_error kx_profile__check(struct kx_profile *p, struct kx_dump *d,
 			/* no KERNELOFFSET line: before v4.8, or no KASLR */
 			p->kaslr_offset = dump_uts - e->v1;
 		} else if (e->v1 + p->kaslr_offset != dump_uts) {
-			set_msg(msg, msglen,
+			kx_set_msg(msg, msglen,
 				"profile %s: init_uts_ns is at 0x%" PRIx64 " + KASLR offset 0x%"
 				PRIx64 " but the dump's vmcoreinfo says 0x%" PRIx64
 				": not the crashed kernel's profile",
