@@ -267,8 +267,8 @@ static void put_sym(struct kt_session *s, struct trace_seq *q, uint64_t ip)
 	name = kt_session__symbol(s, ip, NULL);
 	if (name)
 		trace_seq_puts(q, name);
-	else
-		trace_seq_printf(q, "0x%llx", (unsigned long long)ip);
+	else	/* trace_seq_print_sym() */
+		trace_seq_printf(q, "0x%08llx", (unsigned long long)ip);
 }
 
 static uint64_t field_u64(struct tep_event *ev, const char *name, struct tep_record *r,
@@ -299,8 +299,30 @@ static bool render_ftrace(struct kt_session *s, struct tep_event *ev, struct tep
 {
 	struct tep_format_field *f;
 	bool ok = true;
-	uint64_t ip = field_u64(ev, "ip", r, &ok);
+	uint64_t ip;
 
+	if (!strcmp(ev->name, "kernel_stack")) {
+		/*
+		 * trace_stack_print(): one " => symbol" line per caller up to
+		 * the end of the record or a ULONG_MAX terminator.
+		 */
+		uint32_t off;
+
+		f = tep_find_field(ev, "caller");
+		if (!f || f->offset < 0 || f->offset > r->size)
+			return false;
+		trace_seq_puts(q, "<stack trace>");
+		for (off = (uint32_t)f->offset; off + 8 <= (uint32_t)r->size; off += 8) {
+			uint64_t ip = kt_le64((const uint8_t *)r->data + off);
+
+			if (ip == UINT64_MAX)
+				break;
+			trace_seq_puts(q, "\n => ");
+			put_sym(s, q, ip);
+		}
+		return true;
+	}
+	ip = field_u64(ev, "ip", r, &ok);
 	if (!ok)
 		return false;
 	if (!strcmp(ev->name, "print")) {
@@ -485,14 +507,19 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 	rec.size = (int)r->size;
 	rec.record_size = (int)r->size;
 	rec.data = (void *)r->data;
+	/*
+	 * ftrace's own events are rendered here with their own bounds (their
+	 * last array is as long as the record: kernel_stack's caller[] holds
+	 * as many entries as were saved, not the 8 its format declares).
+	 */
+	if (ev->system && !strcmp(ev->system, "ftrace") && render_ftrace(s, ev, &rec, q))
+		return 0;
 	bad = field_outside(ev, r);
 	if (bad) {
 		trace_seq_printf(q, "%s: [corrupt record: field %s lies outside its %u bytes]",
 				 ev->name, bad->name, r->size);
 		return -EBADMSG;
 	}
-	if (ev->system && !strcmp(ev->system, "ftrace") && render_ftrace(s, ev, &rec, q))
-		return 0;
 	if (!ev->system || strcmp(ev->system, "ftrace"))
 		trace_seq_printf(q, "%s: ", ev->name);
 	else if (!strcmp(ev->name, "bprint")) {

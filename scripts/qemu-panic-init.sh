@@ -22,7 +22,7 @@ done
 T=/sys/kernel/tracing
 [ -e $T/trace ] || mount -t tracefs nodev $T || fail "no tracefs"
 
-# setup DIR EVENTS KB: configure one trace array (global or an instance)
+# setup DIR EVENTS KB OPTIONS: configure one trace array (global or an instance)
 setup() {
 	d=$1
 	echo 0 >$d/tracing_on
@@ -33,6 +33,9 @@ setup() {
 	echo "$3" >$d/buffer_size_kb || fail "buffer_size_kb=$3 in $d"
 	[ -n "$CLOCK" ] && { echo "$CLOCK" >$d/trace_clock || fail "trace_clock=$CLOCK"; }
 	echo 1 >$d/options/overwrite
+	for o in $4; do
+		echo 1 >$d/options/$o || fail "option $o in $d"
+	done
 	for e in $2; do
 		p=$d/events/$(echo "$e" | tr : /)
 		echo 1 >$p/enable || fail "cannot enable event $e"
@@ -62,10 +65,18 @@ markers() {
 if [ "$NO_TRACE" = 1 ]; then
 	log "workload: none (NO_TRACE), tracing never enabled"
 else
-	setup $T "$EVENTS" "$BUFFER_KB"
+	setup $T "$EVENTS" "$BUFFER_KB" "$OPTIONS"
+	if [ -n "$TRACER" ]; then
+		for f in $FTRACE_FILTER; do
+			echo "$f" >>$T/set_ftrace_filter || fail "set_ftrace_filter $f"
+		done
+		echo "$TRACER" >$T/current_tracer || fail "current_tracer=$TRACER"
+		echo >$T/trace
+	fi
 	if [ -n "$INSTANCE" ]; then
 		mkdir $T/instances/$INSTANCE || fail "mkdir instances/$INSTANCE"
-		setup $T/instances/$INSTANCE "$INSTANCE_EVENTS" "${INSTANCE_BUFFER_KB:-$BUFFER_KB}"
+		setup $T/instances/$INSTANCE "$INSTANCE_EVENTS" "${INSTANCE_BUFFER_KB:-$BUFFER_KB}" \
+			"$INSTANCE_OPTIONS"
 		echo 1 >$T/instances/$INSTANCE/tracing_on
 	fi
 	echo 1 >$T/tracing_on

@@ -49,10 +49,10 @@ for c in $(cases); do
 				sed 's/^0*\([0-9]\)/\1/' >"$err"
 			"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" --json "$core" 2>/dev/null >"$out"
 			ne_j=$(grep -c '^{"instance"' "$out")
-			ne_t=$(grep -v '^#' "$truth" | grep -v '^CPU:.*LOST' | grep -vc '^#####')
+			ne_t=$(grep -v '^#' "$truth" | grep -v '^CPU:.*LOST' | grep -v '^ => ' | grep -vc '^#####')
 			jdiff=$(grep '^{"instance"' "$out" |
 				sed 's/^.*"cpu":\([0-9]*\),.*"timestamp":"\([0-9.]*\)".*"text":"\(.*\)"}$/\1 \2 \3/' |
-				sed 's/\\"/"/g; s/\\\\/\\/g' | diff - "$err" | head -n 4)
+				sed 's/\\n.*//; s/\\"/"/g; s/\\\\/\\/g' | diff - "$err" | head -n 4)
 			if [ "$ne_j" -lt "$ne_t" ]; then
 				nok "$c/$fmt/$inst: JSON has $ne_j events, the kernel's trace $ne_t"
 			elif [ -n "$jdiff" ]; then
