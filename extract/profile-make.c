@@ -92,6 +92,10 @@ static const struct question questions[] = {
 	{ 'm', TR, "trace_flags" }, { 'm', TR, "current_trace" },
 	{ 'm', "struct tracer", "name" },
 	{ 'm', "struct task_struct", "migration_disabled" },
+	/* lib/modsyms.c: symbols of loaded modules */
+	{ 'm', "struct module", "list" }, { 'm', "struct module", "kallsyms" },
+	{ 'm', "struct mod_kallsyms", "symtab" }, { 'm', "struct mod_kallsyms", "num_symtab" },
+	{ 'm', "struct mod_kallsyms", "strtab" },
 	/* sizes of the types above (not asked today; cheap to have) */
 	{ 'z', RB_OLD, NULL }, { 'z', RB_NEW, NULL }, { 'z', CPU, NULL }, { 'z', BP, NULL }, { 'z', DP, NULL },
 	{ 'z', TR, NULL }, { 'z', "struct array_buffer", NULL }, { 'z', CALL, NULL },
@@ -112,7 +116,7 @@ static const struct question questions[] = {
 	{ 's', "__start___tracepoint_str", NULL }, { 's', "__stop___tracepoint_str", NULL },
 	{ 's', "trace_bprintk_fmt_list", NULL }, { 's', "tracing_gen_ctx_irq_test", NULL },
 	{ 's', "no_hash_pointers", NULL }, { 's', "ptr_key", NULL },
-	{ 's', "init_uts_ns", NULL },
+	{ 's', "init_uts_ns", NULL }, { 's', "modules", NULL },
 	/* trace_clocks[] functions (buffers.c) */
 	{ 's', "trace_clock_local", NULL }, { 's', "trace_clock_global", NULL },
 	{ 's', "trace_clock_counter", NULL }, { 's', "trace_clock_jiffies", NULL },

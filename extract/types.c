@@ -101,8 +101,15 @@ static const char *const pk_anchors[] = {
 	NULL,
 };
 
+/* include/linux/module.h, for the symbols of loaded modules */
+static const char *const mod_types[] = { "struct module", "struct mod_kallsyms", NULL };
+static const char *const mod_anchors[] = {
+	"module_kallsyms_lookup_name", "module_address_lookup", "find_module", NULL,
+};
+
 static const struct anchor_group anchor_groups[] = {
 	{ sc_types, sc_anchors },
+	{ mod_types, mod_anchors },
 	{ pk_types, pk_anchors },
 	{ rb_types, rb_anchors },
 	{ tr_types, tr_anchors },

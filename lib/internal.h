@@ -124,6 +124,7 @@ struct kt_buffer {
 };
 
 struct kt_kallsyms;
+struct kt_modsyms;
 struct kt_cmdlines;
 
 struct kt_enum_cache {
@@ -150,6 +151,8 @@ struct kt_session {
 	struct kt_cmdlines *cmdlines;
 	struct kt_kallsyms *kallsyms;
 	bool kallsyms_tried;
+	struct kt_modsyms *modsyms;
+	bool modsyms_tried;
 	char **printk_fmts;
 	uint64_t *printk_addrs;
 	int nr_printk;
@@ -225,6 +228,9 @@ void kt_events__free(struct kt_session *s);
 /* cmdlines.c, kallsyms.c, printk.c */
 void kt_cmdlines__free(struct kt_cmdlines *c);
 void kt_kallsyms__free(struct kt_kallsyms *k);
+void kt_modsyms__free(struct kt_modsyms *m);
+/* a loaded module's symbol containing @addr (modsyms.c) */
+const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *start);
 void kt_printk__free(struct kt_session *s);
 
 /* page.c: validate and walk one sub-buffer */

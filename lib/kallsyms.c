@@ -22,6 +22,7 @@ struct kt_kallsyms {
 	char *types;
 	char *pool;
 	uint32_t *by_addr;	/* indexes sorted by address */
+	uint64_t text;		/* _text: below it are per-CPU offsets, not code */
 };
 
 void kt_kallsyms__free(struct kt_kallsyms *k)
@@ -233,6 +234,8 @@ static struct kt_kallsyms *kallsyms(struct kt_session *s)
 	for (i = 0; i < num; i++)
 		k->by_addr[i] = i;
 	qsort_r(k->by_addr, num, 4, cmp_addr, k);
+	if (kt_symbol(s, "_text", &k->text))
+		k->text = 0;
 	s->kallsyms = k;
 	return k;
 }
@@ -242,8 +245,8 @@ const char *kt_session__symbol(struct kt_session *s, uint64_t addr, uint64_t *st
 	struct kt_kallsyms *k = kallsyms(s);
 	uint32_t lo = 0, hi;
 
-	if (!k || !k->num || addr < k->addr[k->by_addr[0]])
-		return NULL;
+	if (!k || !k->num || addr < k->addr[k->by_addr[0]] || addr < k->text)
+		return kt_modsyms__lookup(s, addr, start);
 	hi = k->num;
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -253,6 +256,13 @@ const char *kt_session__symbol(struct kt_session *s, uint64_t addr, uint64_t *st
 		else
 			hi = mid;
 	}
+	/*
+	 * Past the last symbol of vmlinux (its end marker, _end or similar)
+	 * lie module addresses: they are not the last symbol's, and kallsyms
+	 * of the dump's vmlinux cannot name them.
+	 */
+	if (lo == k->num - 1 && addr != k->addr[k->by_addr[lo]])
+		return kt_modsyms__lookup(s, addr, start);
 	if (start)
 		*start = k->addr[k->by_addr[lo]];
 	return k->pool + k->name_off[k->by_addr[lo]];

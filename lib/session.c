@@ -138,6 +138,7 @@ void kt_session__free(struct kt_session *s)
 	kt_events__free(s);
 	kt_cmdlines__free(s->cmdlines);
 	kt_kallsyms__free(s->kallsyms);
+	kt_modsyms__free(s->modsyms);
 	kt_printk__free(s);
 	free(s->header_page);
 	free(s->header_event);

@@ -98,7 +98,21 @@ struct fk_member {
 #define EF_LEN 44
 #define EF_SZ 48
 
+/* module / mod_kallsyms (symbols of loaded modules) */
+#define MOD_LIST 8
+#define MOD_KALLSYMS 64
+#define MOD_SIZE 128
+#define MKS_SYMTAB 0
+#define MKS_NUM 8
+#define MKS_STRTAB 16
+#define MKS_SIZE 32
+
 static const struct fk_member fk_members[] = {
+	{ "struct module", "list", MOD_LIST, 16 },
+	{ "struct module", "kallsyms", MOD_KALLSYMS, 8 },
+	{ "struct mod_kallsyms", "symtab", MKS_SYMTAB, 8 },
+	{ "struct mod_kallsyms", "num_symtab", MKS_NUM, 4 },
+	{ "struct mod_kallsyms", "strtab", MKS_STRTAB, 8 },
 	{ "struct list_head", "next", LH_NEXT, 8 },
 	{ "struct list_head", "prev", LH_PREV, 8 },
 	{ "struct trace_array", "list", TR_LIST, 16 },

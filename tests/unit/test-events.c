@@ -298,6 +298,60 @@ static void test_printk_loop(void)
 	free(r);
 }
 
+/*
+ * Symbols of a loaded module: an address inside a sized symbol of its
+ * ELF symtab is named, one past it is not; the module list loops and the
+ * walk still ends.
+ */
+static void test_module_symbols(void)
+{
+	static const char strtab[] = "\0foo\0bar";
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	uint64_t head, mod, ks, tab, str, start = 0;
+	const char *name;
+	uint8_t sym[3][24] = { { 0 } };
+
+	head = fk_alloc(k, 16);
+	mod = fk_alloc(k, MOD_SIZE);
+	ks = fk_alloc(k, MKS_SIZE);
+	tab = fk_alloc(k, sizeof(sym));
+	str = fk_alloc(k, 4096);	/* strings are read a page at a time */
+	fk_sym(k, "modules", head);
+	fk_w64(k, head + LH_NEXT, mod + MOD_LIST);
+	fk_w64(k, mod + MOD_LIST + LH_NEXT, mod + MOD_LIST);	/* loops on itself */
+	fk_w64(k, mod + MOD_KALLSYMS, ks);
+	fk_w64(k, ks + MKS_SYMTAB, tab);
+	fk_w32(k, ks + MKS_NUM, 3);
+	fk_w64(k, ks + MKS_STRTAB, str);
+	/* sym[0]: undefined; foo at c0001000 (0x40 bytes), bar at c0001040 (0x20) */
+	sym[1][0] = 1; sym[1][6] = 1;
+	sym[2][0] = 5; sym[2][6] = 1;
+	{
+		uint64_t v1 = 0xffffffffc0001000ULL, s1 = 0x40;
+		uint64_t v2 = 0xffffffffc0001040ULL, s2 = 0x20;
+
+		memcpy(&sym[1][8], &v1, 8); memcpy(&sym[1][16], &s1, 8);
+		memcpy(&sym[2][8], &v2, 8); memcpy(&sym[2][16], &s2, 8);
+	}
+	memcpy(fk_ptr(k, tab, sizeof(sym)), sym, sizeof(sym));
+	memcpy(fk_ptr(k, str, sizeof(strtab)), strtab, sizeof(strtab));
+	if (fk_open(k, &fs, false))
+		return;
+	name = kt_session__symbol(fs.s, 0xffffffffc0001010ULL, &start);
+	CHECK(name && !strcmp(name, "foo") && start == 0xffffffffc0001000ULL,
+	      "module symbols: an address inside foo is foo (got %s)", name ? name : "NULL");
+	name = kt_session__symbol(fs.s, 0xffffffffc000105fULL, NULL);
+	CHECK(name && !strcmp(name, "bar"), "module symbols: the last byte of bar is bar");
+	CHECK(kt_session__symbol(fs.s, 0xffffffffc0001060ULL, NULL) == NULL,
+	      "module symbols: past bar's size nothing is named");
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 int main(void)
 {
 	test_format();
@@ -308,5 +362,6 @@ int main(void)
 	test_printk_loop();
 	test_outside_fields();
 	test_missing_field();
+	test_module_symbols();
 	return fk_failed;
 }

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Symbols of loaded modules, from the dump: every struct module on the
+ * modules list (kernel/module/main.c, kernel/module.c before 6.0) has its
+ * ELF symbol table in mod->kallsyms (struct mod_kallsyms: symtab,
+ * num_symtab, strtab). Read once on the first address that vmlinux's
+ * kallsyms cannot name; names are read when first asked for.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define KT_MAX_MODULES		4096
+#define KT_MAX_MOD_SYMS		(1u << 20)
+#define ELF64_SYM_SIZE		24
+#define SHN_UNDEF		0
+
+struct mod_sym {
+	uint64_t value, size;
+	uint64_t name_addr;	/* strtab + st_name */
+	char *name;		/* read on first use */
+};
+
+struct kt_modsyms {
+	struct mod_sym *syms;
+	size_t n, cap;
+};
+
+void kt_modsyms__free(struct kt_modsyms *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->n; i++)
+		free(m->syms[i].name);
+	free(m->syms);
+	free(m);
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct mod_sym *x = a, *y = b;
+
+	return (x->value > y->value) - (x->value < y->value);
+}
+
+static int member(struct kt_session *s, const char *type, const char *name,
+		  struct kt_member *m)
+{
+	uint64_t off, size;
+
+	if (s->t.member(s->t.priv, type, name, &off, &size))
+		return -ENOENT;
+	m->present = true;
+	m->off = (uint32_t)off;
+	m->size = (uint32_t)size;
+	return 0;
+}
+
+/* one module's defined, sized symbols into @m */
+static int load_module(struct kt_session *s, struct kt_modsyms *m, uint64_t mod,
+		       const struct kt_member *kallsyms, const struct kt_member *symtab,
+		       const struct kt_member *num, const struct kt_member *strtab)
+{
+	uint64_t ks, tab, cnt, str, i;
+	uint8_t *raw;
+
+	if (kt_read_member(s, mod, kallsyms, &ks) || !ks ||
+	    kt_read_member(s, ks, symtab, &tab) || kt_read_member(s, ks, num, &cnt) ||
+	    kt_read_member(s, ks, strtab, &str))
+		return -EFAULT;
+	if (!cnt || cnt > KT_MAX_MOD_SYMS)
+		return cnt ? -EBADMSG : 0;
+	raw = malloc(cnt * ELF64_SYM_SIZE);
+	if (!raw)
+		return -ENOMEM;
+	if (kt_read(s, tab, raw, cnt * ELF64_SYM_SIZE)) {
+		free(raw);
+		return -EFAULT;
+	}
+	for (i = 0; i < cnt; i++) {
+		const uint8_t *e = raw + i * ELF64_SYM_SIZE;
+		uint16_t shndx = (uint16_t)(e[6] | e[7] << 8);
+		uint64_t value = kt_le64(e + 8), size = kt_le64(e + 16);
+
+		if (shndx == SHN_UNDEF || !value || !size || !kt_le32(e))
+			continue;
+		if (m->n == m->cap) {
+			size_t cap = m->cap ? m->cap * 2 : 1024;
+			struct mod_sym *n = realloc(m->syms, cap * sizeof(*n));
+
+			if (!n) {
+				free(raw);
+				return -ENOMEM;
+			}
+			m->syms = n;
+			m->cap = cap;
+		}
+		m->syms[m->n++] = (struct mod_sym){ value, size, str + kt_le32(e), NULL };
+	}
+	free(raw);
+	return 0;
+}
+
+static struct kt_modsyms *modsyms(struct kt_session *s)
+{
+	struct kt_member list, kallsyms, symtab, num, strtab;
+	struct kt_modsyms *m;
+	struct kt_seen seen = { 0 };
+	uint64_t head, pos;
+	int n = 0;
+
+	if (s->modsyms_tried)
+		return s->modsyms;
+	s->modsyms_tried = true;
+	if (kt_symbol(s, "modules", &head) ||
+	    member(s, "struct module", "list", &list) ||
+	    member(s, "struct module", "kallsyms", &kallsyms) ||
+	    member(s, "struct mod_kallsyms", "symtab", &symtab) ||
+	    member(s, "struct mod_kallsyms", "num_symtab", &num) ||
+	    member(s, "struct mod_kallsyms", "strtab", &strtab))
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	if (kt_read_u64(s, head + s->l.lh_next.off, &pos))
+		pos = head;
+	while (pos != head && ++n <= KT_MAX_MODULES) {
+		uint64_t mod = pos - list.off;
+
+		if (kt_seen__add(&seen, pos))
+			break;
+		if (load_module(s, m, mod, &kallsyms, &symtab, &num, &strtab) == -ENOMEM)
+			break;
+		if (kt_read_u64(s, pos + s->l.lh_next.off, &pos))
+			break;
+	}
+	kt_seen__free(&seen);
+	qsort(m->syms, m->n, sizeof(*m->syms), cmp_sym);
+	s->modsyms = m;
+	return m;
+}
+
+/* The module symbol whose [value, value + size) holds @addr, or NULL. */
+const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *start)
+{
+	struct kt_modsyms *m = modsyms(s);
+	size_t lo = 0, hi;
+	struct mod_sym *e;
+
+	if (!m || !m->n || addr < m->syms[0].value)
+		return NULL;
+	hi = m->n;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->syms[mid].value <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	e = &m->syms[lo];
+	if (addr - e->value >= e->size)
+		return NULL;
+	if (!e->name && kt_read_string(s, e->name_addr, 512, &e->name))
+		return NULL;
+	if (start)
+		*start = e->value;
+	return e->name;
+}
