@@ -59,7 +59,7 @@ static void cmd_ktrace(void)
 static char *help_ktrace[] = {
 	"ktrace",
 	"ftrace ring buffers of the crashed kernel",
-	"show [-i instance] [-c cpus] [-n count]\n"
+	"show [-i instance] [-c cpus] [-n count] [-s since] [-u until]\n"
 	"       ktrace dump [-i instance] -t file | -j file\n"
 	"       ktrace list\n"
 	"       ktrace events [-v]",
@@ -73,6 +73,8 @@ static char *help_ktrace[] = {
 	"    show        the trace of every buffer, oldest event first.",
 	"      -i instance   only this buffer: \"global\" or an instance's name.",
 	"      -c cpus       only these CPUs, e.g. 0,2-3.",
+	"      -s seconds    only events at or after this time stamp (trace clock).",
+	"      -u seconds    only events at or before this time stamp.",
 	"      -n count      only the last count events of each buffer.",
 	"    dump        write the trace to a file.",
 	"      -t file       trace.dat (trace-cmd's format; raw sub-buffers copied).",

@@ -56,8 +56,24 @@ void kc_cmd_show(int argc, char **argv, FILE *out)
 	int c, i, err;
 
 	io.ts_max = UINT64_MAX;
-	while ((c = getopt(argc, argv, "i:c:n:")) != EOF) {
+	while ((c = getopt(argc, argv, "i:c:n:s:u:")) != EOF) {
 		switch (c) {
+		case 's':
+		case 'u': {
+			double v;
+
+			errno = 0;
+			v = strtod(optarg, &end);
+			if (errno || *end || end == optarg || v < 0) {
+				error(INFO, "bad time '%s' (seconds)\n", optarg);
+				return;
+			}
+			if (c == 's')
+				io.ts_min = (uint64_t)(v * 1e9 + 0.5);
+			else
+				io.ts_max = (uint64_t)(v * 1e9 + 0.5);
+			break;
+		}
 		case 'i':
 			instance = optarg;
 			break;
