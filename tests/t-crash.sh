@@ -54,6 +54,7 @@ run_crash() {
 			echo "ktrace show -i $inst > $tmp/$inst.crash"
 		done
 		echo "ktrace show -i global | grep -c . > $tmp/pipe.crash"
+		echo "ktrace show -i global -c 1 -n 40 -s $win_from -u $win_to > $tmp/window.crash"
 		echo "q"
 	} >"$tmp/cmds"
 	"$crash" -s "$vmlinux" "$core" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
@@ -103,6 +104,11 @@ for c in $(cases); do
 		core=$dir/vmcore.$fmt
 		[ -f "$core" ] || { nok "$c/$fmt: $core missing"; continue; }
 		rm -f "$tmp"/*.crash
+		# a window around the global truth's 100th event
+		win_from=$(grep -v '^#' "$dir/truth/global.trace" | sed -n '100p' |
+			sed -n 's/.* \([0-9]*\.[0-9]*\): .*/\1/p')
+		win_from=${win_from:-0}
+		win_to=$(awk "BEGIN { printf \"%.6f\", $win_from + 0.002 }")
 		run_crash "$crash" "$ext" "$VMLINUX" "$core"
 		if ! grep -q "ktrace.so: shared object loaded" "$tmp/crash.out"; then
 			nok "$c/$fmt: crash did not load the extension:" \
@@ -117,6 +123,10 @@ for c in $(cases); do
 			"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" "$core" >"$tmp/$inst.want" 2>/dev/null
 			same "$c/$fmt: ktrace show -i $inst" "$tmp/$inst.crash" "$tmp/$inst.want"
 		done
+		"$KTRACE_BIN" -x "$VMLINUX" -i global -c 1 -n 40 --since "$win_from" --until "$win_to" \
+			"$core" >"$tmp/window.want" 2>/dev/null
+		same "$c/$fmt: ktrace show -c 1 -n 40 -s $win_from -u $win_to" "$tmp/window.crash" \
+			"$tmp/window.want"
 		if [ -f "$tmp/global.want" ] && [ "$(cat "$tmp/pipe.crash" 2>/dev/null)" = \
 		     "$(grep -c . "$tmp/global.want")" ]; then
 			ok "$c/$fmt: ktrace show | grep through crash's pipe"
