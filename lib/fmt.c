@@ -241,19 +241,201 @@ static int split_args(const char *p, const char **start, size_t *len, int max)
 
 #define MAX_ARGS 64
 
+/*
+ * libtraceevent 1.7 drops the parentheses of a parenthesized operand:
+ * "REC->flags & (0x40000 | 0x80000)" is evaluated as
+ * "(REC->flags & 0x40000) | 0x80000" (timer_start's flags printed "D|P|I"
+ * where the kernel printed nothing). Innermost parentheses that hold only
+ * integer constants and operators are folded into one number first.
+ */
+struct cexpr {
+	const char *p, *end;
+	bool bad;
+};
+
+static void cx_space(struct cexpr *c)
+{
+	while (c->p < c->end && *c->p == ' ')
+		c->p++;
+}
+
+static uint64_t cx_binary(struct cexpr *c, int min_prec);
+
+static uint64_t cx_unary(struct cexpr *c)
+{
+	char *e;
+	uint64_t v;
+
+	cx_space(c);
+	if (c->p >= c->end) {
+		c->bad = true;
+		return 0;
+	}
+	if (*c->p == '~') {
+		c->p++;
+		return ~cx_unary(c);
+	}
+	if (*c->p == '-') {
+		c->p++;
+		return -cx_unary(c);
+	}
+	if (*c->p == '+') {
+		c->p++;
+		return cx_unary(c);
+	}
+	if (!isdigit((unsigned char)*c->p)) {
+		c->bad = true;
+		return 0;
+	}
+	v = strtoull(c->p, &e, 0);
+	c->p = e;
+	while (c->p < c->end && strchr("uUlL", *c->p))
+		c->p++;
+	return v;
+}
+
+static int cx_op(struct cexpr *c, int *len)
+{
+	static const struct { const char *op; int prec; } ops[] = {
+		{ "<<", 3 }, { ">>", 3 }, { "*", 5 }, { "/", 5 }, { "%", 5 },
+		{ "+", 4 }, { "-", 4 }, { "&", 2 }, { "^", 1 }, { "|", 0 },
+	};
+	size_t i;
+
+	cx_space(c);
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		size_t n = strlen(ops[i].op);
+
+		if ((size_t)(c->end - c->p) >= n && !strncmp(c->p, ops[i].op, n)) {
+			*len = (int)n;
+			return ops[i].prec;
+		}
+	}
+	return -1;
+}
+
+static uint64_t cx_binary(struct cexpr *c, int min_prec)
+{
+	uint64_t l = cx_unary(c), r;
+	int prec, len;
+
+	while (!c->bad && (prec = cx_op(c, &len)) >= min_prec) {
+		char op = *c->p;
+		bool shift = len == 2;
+
+		c->p += len;
+		r = cx_binary(c, prec + 1);
+		switch (op) {
+		case '<': l = shift && r < 64 ? l << r : 0; break;
+		case '>': l = shift && r < 64 ? l >> r : 0; break;
+		case '*': l *= r; break;
+		case '/': if (r) l /= r; else c->bad = true; break;
+		case '%': if (r) l %= r; else c->bad = true; break;
+		case '+': l += r; break;
+		case '-': l -= r; break;
+		case '&': l &= r; break;
+		case '^': l ^= r; break;
+		case '|': l |= r; break;
+		}
+	}
+	return l;
+}
+
+/* fold "( constant expression )" groups in the argument part @args */
+static char *fold_constants(const char *args)
+{
+	char *out = strdup(args), *open, *close;
+
+	if (!out)
+		return NULL;
+	for (open = out; (open = strchr(open, '(')); open++) {
+		struct cexpr c;
+		uint64_t v;
+		char num[32];
+		size_t n;
+
+		close = open + 1 + strcspn(open + 1, "()\"'");
+		if (*close != ')')
+			continue;
+		if (strspn(open + 1, "0123456789abcdefABCDEFxXuUlL |&^+-<>~*/%") !=
+		    (size_t)(close - open - 1))
+			continue;
+		c.p = open + 1;
+		c.end = close;
+		c.bad = false;
+		v = cx_binary(&c, 0);
+		cx_space(&c);
+		if (c.bad || c.p != c.end)
+			continue;
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
+		n = strlen(num);
+		if (n + 2 > (size_t)(close - open + 1))
+			continue;	/* never grow the text */
+		memmove(open + 1 + n, close, strlen(close) + 1);
+		memcpy(open + 1, num, n);
+	}
+	return out;
+}
+
+/*
+ * The pointer conversions rewritten for libtraceevent, by what follows
+ * "%p": bare (vsprintf's hashed or raw pointer), s/f (symbol), S/F
+ * (symbol+offset/size), B (backtrace: the symbol of address - 1).
+ * Returns the kind and sets *@len to the letters after '%' it spans.
+ */
+enum { PK_NONE, PK_PTR, PK_SYM, PK_SYM_OFF, PK_SYM_BT };
+
+static int pointer_kind(const char *q, size_t *len)
+{
+	if (*q != 'p')
+		return PK_NONE;
+	*len = 2;
+	switch (q[1]) {
+	case 's': case 'f':
+		return PK_SYM;
+	case 'S': case 'F':
+		if (q[2] == 'R')
+			*len = 3;
+		return PK_SYM_OFF;
+	case 'B':
+		return PK_SYM_BT;
+	}
+	if (isalnum((unsigned char)q[1]))
+		return PK_NONE;		/* %pM, %pI4 ...: libtraceevent's own */
+	*len = 1;
+	return PK_PTR;
+}
+
 char *kt_fmt__for_tep(const char *print_fmt)
 {
 	const char *astart[MAX_ARGS];
-	size_t alen[MAX_ARGS];
-	bool wrap[MAX_ARGS] = { false };
+	size_t alen[MAX_ARGS], n;
+	int wrap[MAX_ARGS] = { 0 };
 	struct sb out = { 0 };
 	const char *end, *p;
-	int nargs, arg = 0, i;
+	int nargs, arg = 0, i, kind;
 	bool any = false;
 
 	if (*print_fmt != '"')
 		return strdup(print_fmt);
 	end = skip_quoted(print_fmt);
+	{
+		char *folded = fold_constants(end), *whole;
+		size_t head = (size_t)(end - print_fmt);
+
+		if (folded && strcmp(folded, end)) {
+			whole = malloc(head + strlen(folded) + 1);
+			if (whole) {
+				memcpy(whole, print_fmt, head);
+				strcpy(whole + head, folded);
+				free(folded);
+				folded = kt_fmt__for_tep(whole);
+				free(whole);
+				return folded;
+			}
+		}
+		free(folded);
+	}
 	nargs = split_args(end, astart, alen, MAX_ARGS);
 	/* walk the conversions of the format, counting arguments */
 	for (p = print_fmt + 1; p < end - 1; p++) {
@@ -287,15 +469,16 @@ char *kt_fmt__for_tep(const char *print_fmt)
 		}
 		while (strchr("hlLqjzt", *p) && *p)
 			p++;
-		if (*p == 'p' && !isalnum((unsigned char)p[1]) && arg < nargs) {
-			wrap[arg] = true;
+		kind = pointer_kind(p, &n);
+		if (kind != PK_NONE && arg < nargs) {
+			wrap[arg] = kind;
 			any = true;
 		}
 		arg++;
 	}
 	if (!any)
 		return strdup(print_fmt);
-	/* rewrite: bare %p -> %s, its argument -> __kt_ptr(argument) */
+	/* rewrite: each such %p.. -> %s, its argument -> __kt_ptr()/__kt_sym() */
 	for (p = print_fmt; p < end; p++) {
 		sb_add(&out, p, 1);
 		if (*p == '\\' && p[1] && p + 1 < end) {
@@ -311,21 +494,32 @@ char *kt_fmt__for_tep(const char *print_fmt)
 
 			while (q < end && strchr("-+ #0123456789.*hlLqjzt", *q) && *q)
 				q++;
-			if (*q == 'p' && !isalnum((unsigned char)q[1])) {
+			if (pointer_kind(q, &n) != PK_NONE) {
 				sb_add(&out, p + 1, q - p - 1);
 				sb_str(&out, "s");
-				p = q;
+				p = q + n - 1;
 			}
 		}
 	}
-	arg = 0;
 	for (i = 0; i < nargs; i++) {
+		char mode[8];
+
 		sb_str(&out, ", ");
-		if (wrap[i]) {
+		switch (wrap[i]) {
+		case PK_PTR:
 			sb_str(&out, "__kt_ptr(");
 			sb_add(&out, astart[i], alen[i]);
 			sb_str(&out, ")");
-		} else {
+			break;
+		case PK_SYM:
+		case PK_SYM_OFF:
+		case PK_SYM_BT:
+			sb_str(&out, "__kt_sym(");
+			sb_add(&out, astart[i], alen[i]);
+			snprintf(mode, sizeof(mode), ", %d)", wrap[i] - PK_SYM);
+			sb_str(&out, mode);
+			break;
+		default:
 			sb_add(&out, astart[i], alen[i]);
 		}
 	}

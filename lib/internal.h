@@ -230,7 +230,11 @@ void kt_cmdlines__free(struct kt_cmdlines *c);
 void kt_kallsyms__free(struct kt_kallsyms *k);
 void kt_modsyms__free(struct kt_modsyms *m);
 /* a loaded module's symbol containing @addr (modsyms.c) */
-const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *start);
+const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
+			       uint64_t *size, const char **module);
+/* the symbol holding @addr: start, size, module name or NULL (kallsyms.c) */
+const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
+			     uint64_t *size, const char **module);
 void kt_printk__free(struct kt_session *s);
 
 /* page.c: validate and walk one sub-buffer */

@@ -240,13 +240,20 @@ static struct kt_kallsyms *kallsyms(struct kt_session *s)
 	return k;
 }
 
-const char *kt_session__symbol(struct kt_session *s, uint64_t addr, uint64_t *start)
+/*
+ * The symbol containing @addr, as kallsyms_lookup() answers: its start,
+ * its size (up to the next symbol at a higher address) and, for a
+ * module's symbol, the module's name (else NULL).
+ */
+const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
+			     uint64_t *size, const char **module)
 {
 	struct kt_kallsyms *k = kallsyms(s);
-	uint32_t lo = 0, hi;
+	uint32_t lo = 0, hi, nx;
 
+	*module = NULL;
 	if (!k || !k->num || addr < k->addr[k->by_addr[0]] || addr < k->text)
-		return kt_modsyms__lookup(s, addr, start);
+		return kt_modsyms__lookup(s, addr, start, size, module);
 	hi = k->num;
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -262,10 +269,22 @@ const char *kt_session__symbol(struct kt_session *s, uint64_t addr, uint64_t *st
 	 * of the dump's vmlinux cannot name them.
 	 */
 	if (lo == k->num - 1 && addr != k->addr[k->by_addr[lo]])
-		return kt_modsyms__lookup(s, addr, start);
-	if (start)
-		*start = k->addr[k->by_addr[lo]];
+		return kt_modsyms__lookup(s, addr, start, size, module);
+	*start = k->addr[k->by_addr[lo]];
+	for (nx = lo + 1; nx < k->num && k->addr[k->by_addr[nx]] == *start; nx++)
+		;
+	*size = nx < k->num ? k->addr[k->by_addr[nx]] - *start : 0;
 	return k->pool + k->name_off[k->by_addr[lo]];
+}
+
+const char *kt_session__symbol(struct kt_session *s, uint64_t addr, uint64_t *start)
+{
+	uint64_t st, size;
+	const char *mod, *name = kt_symbol_lookup(s, addr, &st, &size, &mod);
+
+	if (name && start)
+		*start = st;
+	return name;
 }
 
 int kt_session__kallsym(struct kt_session *s, int idx, uint64_t *addr, char *type,

@@ -19,11 +19,16 @@ struct mod_sym {
 	uint64_t value, size;
 	uint64_t name_addr;	/* strtab + st_name */
 	char *name;		/* read on first use */
+	uint32_t module;	/* index into kt_modsyms.names */
 };
+
+#define MODULE_NAME_LEN	56
 
 struct kt_modsyms {
 	struct mod_sym *syms;
 	size_t n, cap;
+	char (*names)[MODULE_NAME_LEN + 1];
+	uint32_t nr_names;
 };
 
 void kt_modsyms__free(struct kt_modsyms *m)
@@ -35,6 +40,7 @@ void kt_modsyms__free(struct kt_modsyms *m)
 	for (i = 0; i < m->n; i++)
 		free(m->syms[i].name);
 	free(m->syms);
+	free(m->names);
 	free(m);
 }
 
@@ -60,11 +66,23 @@ static int member(struct kt_session *s, const char *type, const char *name,
 
 /* one module's defined, sized symbols into @m */
 static int load_module(struct kt_session *s, struct kt_modsyms *m, uint64_t mod,
-		       const struct kt_member *kallsyms, const struct kt_member *symtab,
-		       const struct kt_member *num, const struct kt_member *strtab)
+		       const struct kt_member *name, const struct kt_member *kallsyms,
+		       const struct kt_member *symtab, const struct kt_member *num,
+		       const struct kt_member *strtab)
 {
 	uint64_t ks, tab, cnt, str, i;
+	char (*names)[MODULE_NAME_LEN + 1];
 	uint8_t *raw;
+
+	names = realloc(m->names, (m->nr_names + 1) * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	m->names = names;
+	memset(names[m->nr_names], 0, sizeof(names[0]));
+	if (kt_read(s, mod + name->off, names[m->nr_names],
+		    name->size < MODULE_NAME_LEN ? name->size : MODULE_NAME_LEN))
+		strcpy(names[m->nr_names], "?");
+	m->nr_names++;
 
 	if (kt_read_member(s, mod, kallsyms, &ks) || !ks ||
 	    kt_read_member(s, ks, symtab, &tab) || kt_read_member(s, ks, num, &cnt) ||
@@ -97,7 +115,8 @@ static int load_module(struct kt_session *s, struct kt_modsyms *m, uint64_t mod,
 			m->syms = n;
 			m->cap = cap;
 		}
-		m->syms[m->n++] = (struct mod_sym){ value, size, str + kt_le32(e), NULL };
+		m->syms[m->n++] = (struct mod_sym){ value, size, str + kt_le32(e), NULL,
+						    m->nr_names - 1 };
 	}
 	free(raw);
 	return 0;
@@ -105,7 +124,7 @@ static int load_module(struct kt_session *s, struct kt_modsyms *m, uint64_t mod,
 
 static struct kt_modsyms *modsyms(struct kt_session *s)
 {
-	struct kt_member list, kallsyms, symtab, num, strtab;
+	struct kt_member list, name, kallsyms, symtab, num, strtab;
 	struct kt_modsyms *m;
 	struct kt_seen seen = { 0 };
 	uint64_t head, pos;
@@ -116,6 +135,7 @@ static struct kt_modsyms *modsyms(struct kt_session *s)
 	s->modsyms_tried = true;
 	if (kt_symbol(s, "modules", &head) ||
 	    member(s, "struct module", "list", &list) ||
+	    member(s, "struct module", "name", &name) ||
 	    member(s, "struct module", "kallsyms", &kallsyms) ||
 	    member(s, "struct mod_kallsyms", "symtab", &symtab) ||
 	    member(s, "struct mod_kallsyms", "num_symtab", &num) ||
@@ -131,7 +151,7 @@ static struct kt_modsyms *modsyms(struct kt_session *s)
 
 		if (kt_seen__add(&seen, pos))
 			break;
-		if (load_module(s, m, mod, &kallsyms, &symtab, &num, &strtab) == -ENOMEM)
+		if (load_module(s, m, mod, &name, &kallsyms, &symtab, &num, &strtab) == -ENOMEM)
 			break;
 		if (kt_read_u64(s, pos + s->l.lh_next.off, &pos))
 			break;
@@ -142,11 +162,15 @@ static struct kt_modsyms *modsyms(struct kt_session *s)
 	return m;
 }
 
-/* The module symbol whose [value, value + size) holds @addr, or NULL. */
-const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *start)
+/*
+ * The module symbol whose [value, value + st_size) holds @addr, or NULL;
+ * its size as the kernel reports it: up to the module's next symbol.
+ */
+const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
+			       uint64_t *size, const char **module)
 {
 	struct kt_modsyms *m = modsyms(s);
-	size_t lo = 0, hi;
+	size_t lo = 0, hi, nx;
 	struct mod_sym *e;
 
 	if (!m || !m->n || addr < m->syms[0].value)
@@ -165,7 +189,14 @@ const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *st
 		return NULL;
 	if (!e->name && kt_read_string(s, e->name_addr, 512, &e->name))
 		return NULL;
-	if (start)
-		*start = e->value;
+	*start = e->value;
+	*size = e->size;
+	for (nx = lo + 1; nx < m->n; nx++) {
+		if (m->syms[nx].module == e->module && m->syms[nx].value > e->value) {
+			*size = m->syms[nx].value - e->value;
+			break;
+		}
+	}
+	*module = m->names[e->module];
 	return e->name;
 }

@@ -59,6 +59,33 @@ static unsigned long long print_ptr(struct trace_seq *q, unsigned long long *arg
 	return 0;
 }
 
+/*
+ * %ps, %pS and %pB as vsprintf's __sprint_symbol() prints them:
+ * "name", "name+0x1a/0x40" (an offset of 0 is "0", as %#lx prints it),
+ * " [module]" after a module's symbol, "0x..." for an unknown address.
+ * args[1]: 0 %ps, 1 %pS, 2 %pB (the symbol of the address before).
+ */
+static unsigned long long print_sym(struct trace_seq *q, unsigned long long *args)
+{
+	struct kt_buffer *b = render_buffer;
+	uint64_t addr = args[0], look = args[1] == 2 ? addr - 1 : addr, start, size;
+	const char *name = NULL, *mod = NULL;
+
+	if (b)
+		name = kt_symbol_lookup(b->s, look, &start, &size, &mod);
+	if (!name) {
+		trace_seq_printf(q, "0x%llx", (unsigned long long)addr);
+		return 0;
+	}
+	trace_seq_puts(q, name);
+	if (args[1])
+		trace_seq_printf(q, "+%#llx/%#llx", (unsigned long long)(addr - start),
+				 (unsigned long long)size);
+	if (mod)
+		trace_seq_printf(q, " [%s]", mod);
+	return 0;
+}
+
 static void probe_hash(struct kt_session *s, struct kt_buffer *b)
 {
 	uint64_t off, size, flags, addr;
@@ -94,6 +121,8 @@ struct tep_handle *kt_render__tep(struct kt_session *s)
 	tep_set_function_resolver(tep, resolve_func, s);
 	tep_register_print_function(tep, print_ptr, TEP_FUNC_ARG_VOID, "__kt_ptr",
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_VOID);
+	tep_register_print_function(tep, print_sym, TEP_FUNC_ARG_VOID, "__kt_sym",
+				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_INT, TEP_FUNC_ARG_VOID);
 	if (!kt_symbol(s, "ptr_key", &addr) && !kt_read(s, addr, s->ptr_key, 16))
 		s->ptr_key_ok = true;
 	s->tep = tep;

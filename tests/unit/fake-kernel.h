@@ -101,6 +101,7 @@ struct fk_member {
 /* module / mod_kallsyms (symbols of loaded modules) */
 #define MOD_LIST 8
 #define MOD_KALLSYMS 64
+#define MOD_NAME 72
 #define MOD_SIZE 128
 #define MKS_SYMTAB 0
 #define MKS_NUM 8
@@ -110,6 +111,7 @@ struct fk_member {
 static const struct fk_member fk_members[] = {
 	{ "struct module", "list", MOD_LIST, 16 },
 	{ "struct module", "kallsyms", MOD_KALLSYMS, 8 },
+	{ "struct module", "name", MOD_NAME, 56 },
 	{ "struct mod_kallsyms", "symtab", MKS_SYMTAB, 8 },
 	{ "struct mod_kallsyms", "num_symtab", MKS_NUM, 4 },
 	{ "struct mod_kallsyms", "strtab", MKS_STRTAB, 8 },
