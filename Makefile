@@ -61,6 +61,10 @@ $(LIBKTRACE): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
 
+# the shared library, for make install (the tools link the static one)
+$(O)/libktrace.so: $(LIB_OBJS)
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,libktrace.so.0 -o $@ $^ $(TEP_LIBS)
+
 $(EXTRACT): $(EXTRACT_OBJS) $(LIBKTRACE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(EXTRACT_OBJS) $(LIBKTRACE) $(KDUMP_LIBS) $(TEP_LIBS)
 
@@ -119,9 +123,11 @@ check: all units
 bench: all
 	O=$(O) scripts/bench
 
-install: all
+install: all $(O)/libktrace.so
 	install -D -m 0755 $(EXTRACT) $(DESTDIR)$(PREFIX)/bin/ktrace-extract
 	install -D -m 0644 $(LIBKTRACE) $(DESTDIR)$(PREFIX)/lib/libktrace.a
+	install -D -m 0755 $(O)/libktrace.so $(DESTDIR)$(PREFIX)/lib/libktrace.so.0
+	ln -sf libktrace.so.0 $(DESTDIR)$(PREFIX)/lib/libktrace.so
 	install -D -m 0644 include/ktrace/ktrace.h $(DESTDIR)$(PREFIX)/include/ktrace/ktrace.h
 	install -D -m 0644 include/ktrace/target.h $(DESTDIR)$(PREFIX)/include/ktrace/target.h
 	install -D -m 0644 docs/ktrace-extract.1 $(DESTDIR)$(PREFIX)/share/man/man1/ktrace-extract.1
