@@ -94,6 +94,7 @@ static const struct question questions[] = {
 	{ 'm', "struct task_struct", "migration_disabled" },
 	/* lib/modsyms.c: symbols of loaded modules */
 	{ 'm', "struct module", "list" }, { 'm', "struct module", "kallsyms" },
+	{ 'm', "struct module", "name" },
 	{ 'm', "struct mod_kallsyms", "symtab" }, { 'm', "struct mod_kallsyms", "num_symtab" },
 	{ 'm', "struct mod_kallsyms", "strtab" },
 	/* sizes of the types above (not asked today; cheap to have) */

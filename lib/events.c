@@ -215,17 +215,17 @@ static int load_call(struct kt_session *s, uint64_t call, struct kt_event *e)
 static int fields_head(struct kt_session *s, struct kt_event *e, uint64_t *head)
 {
 	const struct kt_layout *l = &s->l;
-	uint64_t get_fields = 0, data, off, size;
+	uint64_t get_fields = 0, data;
 
 	*head = e->class + l->class_fields.off;
 	if (!l->class_get_fields.present ||
 	    kt_read_member(s, e->class, &l->class_get_fields, &get_fields) || !get_fields)
 		return 0;
-	if (kt_read_member(s, e->call, &l->call_data, &data) || !data ||
-	    s->t.member(s->t.priv, "struct syscall_metadata", "enter_fields", &off, &size))
+	if (!l->sm_enter_fields.present ||
+	    kt_read_member(s, e->call, &l->call_data, &data) || !data)
 		return kt_err(ENOENT, "%s:%s: fields come from a callback this kernel's "
 				      "debuginfo does not explain", e->system, e->name);
-	*head = data + off;
+	*head = data + l->sm_enter_fields.off;
 	return 0;
 }
 

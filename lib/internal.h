@@ -55,7 +55,8 @@ struct kt_layout {
 	const char *rb_type;		/* "struct trace_buffer" or "struct ring_buffer" */
 	struct kt_member tr_array_buffer;	/* trace_array.array_buffer / .trace_buffer */
 	struct kt_member ab_buffer;		/* array_buffer.buffer */
-	struct kt_member tr_name, tr_list, tr_clock_id;
+	struct kt_member tr_name, tr_list, tr_clock_id, tr_current_trace, tr_trace_flags;
+	struct kt_member tracer_name;
 
 	struct kt_member rb_cpus, rb_buffers, rb_clock, rb_subbuf_size, rb_subbuf_order;
 	struct kt_member rb_time_stamp_abs;
@@ -77,6 +78,11 @@ struct kt_layout {
 	struct kt_member field_link, field_name, field_type, field_offset, field_size,
 		field_is_signed, field_len;
 	struct kt_member tp_name;
+	struct kt_member sm_enter_fields;	/* syscall enter events' fields */
+	struct kt_member bpf_fmt;		/* trace_bprintk_fmt.fmt (modules) */
+
+	/* symbols of loaded modules */
+	struct kt_member mod_list, mod_name, mod_kallsyms, mks_symtab, mks_num, mks_strtab;
 
 	/* saved cmdlines */
 	struct kt_member sc_map_pid_to_cmdline, sc_map_cmdline_to_pid, sc_cmdline_num,

@@ -62,6 +62,9 @@ static const struct probe probes[] = {
 	P(tr_name, "struct trace_array", "name", true),
 	P(tr_list, "struct trace_array", "list", true),
 	P(tr_clock_id, "struct trace_array", "clock_id", false),
+	P(tr_current_trace, "struct trace_array", "current_trace", false),
+	P(tr_trace_flags, "struct trace_array", "trace_flags", false),
+	P(tracer_name, "struct tracer", "name", false),
 
 	/* include/linux/trace_events.h */
 	P(call_list, "struct trace_event_call", "list", true),
@@ -85,6 +88,16 @@ static const struct probe probes[] = {
 	/* 6.0 (commit b6c7abd1c28a): array length for dynamic arrays */
 	P(field_len, "struct ftrace_event_field", "len", false),
 	P(tp_name, "struct tracepoint", "name", false),
+	P(sm_enter_fields, "struct syscall_metadata", "enter_fields", false),
+	P(bpf_fmt, "struct trace_bprintk_fmt", "fmt", false),
+
+	/* include/linux/module.h: symbols of loaded modules (modsyms.c) */
+	P(mod_list, "struct module", "list", false),
+	P(mod_name, "struct module", "name", false),
+	P(mod_kallsyms, "struct module", "kallsyms", false),
+	P(mks_symtab, "struct mod_kallsyms", "symtab", false),
+	P(mks_num, "struct mod_kallsyms", "num_symtab", false),
+	P(mks_strtab, "struct mod_kallsyms", "strtab", false),
 
 	/* saved cmdlines: kernel/trace/trace.c, trace_sched_switch.c since 6.8 */
 	P(sc_map_pid_to_cmdline, "struct saved_cmdlines_buffer", "map_pid_to_cmdline", false),

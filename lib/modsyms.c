@@ -51,25 +51,10 @@ static int cmp_sym(const void *a, const void *b)
 	return (x->value > y->value) - (x->value < y->value);
 }
 
-static int member(struct kt_session *s, const char *type, const char *name,
-		  struct kt_member *m)
-{
-	uint64_t off, size;
-
-	if (s->t.member(s->t.priv, type, name, &off, &size))
-		return -ENOENT;
-	m->present = true;
-	m->off = (uint32_t)off;
-	m->size = (uint32_t)size;
-	return 0;
-}
-
 /* one module's defined, sized symbols into @m */
-static int load_module(struct kt_session *s, struct kt_modsyms *m, uint64_t mod,
-		       const struct kt_member *name, const struct kt_member *kallsyms,
-		       const struct kt_member *symtab, const struct kt_member *num,
-		       const struct kt_member *strtab)
+static int load_module(struct kt_session *s, struct kt_modsyms *m, uint64_t mod)
 {
+	const struct kt_layout *l = &s->l;
 	uint64_t ks, tab, cnt, str, i;
 	char (*names)[MODULE_NAME_LEN + 1];
 	uint8_t *raw;
@@ -79,14 +64,15 @@ static int load_module(struct kt_session *s, struct kt_modsyms *m, uint64_t mod,
 		return -ENOMEM;
 	m->names = names;
 	memset(names[m->nr_names], 0, sizeof(names[0]));
-	if (kt_read(s, mod + name->off, names[m->nr_names],
-		    name->size < MODULE_NAME_LEN ? name->size : MODULE_NAME_LEN))
+	if (kt_read(s, mod + l->mod_name.off, names[m->nr_names],
+		    l->mod_name.size < MODULE_NAME_LEN ? l->mod_name.size : MODULE_NAME_LEN))
 		strcpy(names[m->nr_names], "?");
 	m->nr_names++;
 
-	if (kt_read_member(s, mod, kallsyms, &ks) || !ks ||
-	    kt_read_member(s, ks, symtab, &tab) || kt_read_member(s, ks, num, &cnt) ||
-	    kt_read_member(s, ks, strtab, &str))
+	if (kt_read_member(s, mod, &l->mod_kallsyms, &ks) || !ks ||
+	    kt_read_member(s, ks, &l->mks_symtab, &tab) ||
+	    kt_read_member(s, ks, &l->mks_num, &cnt) ||
+	    kt_read_member(s, ks, &l->mks_strtab, &str))
 		return -EFAULT;
 	if (!cnt || cnt > KT_MAX_MOD_SYMS)
 		return cnt ? -EBADMSG : 0;
@@ -124,7 +110,7 @@ static int load_module(struct kt_session *s, struct kt_modsyms *m, uint64_t mod,
 
 static struct kt_modsyms *modsyms(struct kt_session *s)
 {
-	struct kt_member list, name, kallsyms, symtab, num, strtab;
+	const struct kt_layout *l = &s->l;
 	struct kt_modsyms *m;
 	struct kt_seen seen = { 0 };
 	uint64_t head, pos;
@@ -133,13 +119,9 @@ static struct kt_modsyms *modsyms(struct kt_session *s)
 	if (s->modsyms_tried)
 		return s->modsyms;
 	s->modsyms_tried = true;
-	if (kt_symbol(s, "modules", &head) ||
-	    member(s, "struct module", "list", &list) ||
-	    member(s, "struct module", "name", &name) ||
-	    member(s, "struct module", "kallsyms", &kallsyms) ||
-	    member(s, "struct mod_kallsyms", "symtab", &symtab) ||
-	    member(s, "struct mod_kallsyms", "num_symtab", &num) ||
-	    member(s, "struct mod_kallsyms", "strtab", &strtab))
+	if (kt_symbol(s, "modules", &head) || !l->mod_list.present || !l->mod_name.present ||
+	    !l->mod_kallsyms.present || !l->mks_symtab.present || !l->mks_num.present ||
+	    !l->mks_strtab.present)
 		return NULL;
 	m = calloc(1, sizeof(*m));
 	if (!m)
@@ -147,11 +129,11 @@ static struct kt_modsyms *modsyms(struct kt_session *s)
 	if (kt_read_u64(s, head + s->l.lh_next.off, &pos))
 		pos = head;
 	while (pos != head && ++n <= KT_MAX_MODULES) {
-		uint64_t mod = pos - list.off;
+		uint64_t mod = pos - l->mod_list.off;
 
 		if (kt_seen__add(&seen, pos))
 			break;
-		if (load_module(s, m, mod, &name, &kallsyms, &symtab, &num, &strtab) == -ENOMEM)
+		if (load_module(s, m, mod) == -ENOMEM)
 			break;
 		if (kt_read_u64(s, pos + s->l.lh_next.off, &pos))
 			break;

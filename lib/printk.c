@@ -67,7 +67,9 @@ static void load_section(struct kt_session *s, const char *start, const char *st
 
 static void load_printk(struct kt_session *s)
 {
-	uint64_t head, pos, fmt, off = 16, size;
+	uint64_t head, pos, fmt;
+	/* struct trace_bprintk_fmt { struct list_head list; const char *fmt; } */
+	uint64_t off = s->l.bpf_fmt.present ? s->l.bpf_fmt.off : 16;
 	struct kt_seen seen = { 0 };
 	int n = 0;
 
@@ -77,7 +79,6 @@ static void load_printk(struct kt_session *s)
 	if (kt_symbol(s, "trace_bprintk_fmt_list", &head) ||
 	    kt_read_u64(s, head + s->l.lh_next.off, &pos))
 		return;
-	s->t.member(s->t.priv, "struct trace_bprintk_fmt", "fmt", &off, &size);
 	/* bounded, and a node met twice means the list loops */
 	while (pos != head && ++n < KT_MAX_PRINTK && !kt_seen__add(&seen, pos)) {
 		if (kt_read_u64(s, pos + off, &fmt) || add_fmt(s, fmt) ||

@@ -88,16 +88,14 @@ static unsigned long long print_sym(struct trace_seq *q, unsigned long long *arg
 
 static void probe_hash(struct kt_session *s, struct kt_buffer *b)
 {
-	uint64_t off, size, flags, addr;
+	uint64_t flags, addr;
 	int64_t bit;
 	uint8_t nhp = 0;
 
 	b->hash_ptr = 0;
 	if (s->t.enumerator && !s->t.enumerator(s->t.priv, "TRACE_ITER_HASH_PTR_BIT", &bit) &&
-	    bit >= 0 && bit < 64 &&
-	    !s->t.member(s->t.priv, "struct trace_array", "trace_flags", &off, &size) &&
-	    !kt_read_u32(s, b->tr + off, (uint32_t *)&flags))
-		b->hash_ptr = !!((uint32_t)flags & (1U << bit));
+	    bit >= 0 && bit < 32 && !kt_read_member(s, b->tr, &s->l.tr_trace_flags, &flags))
+		b->hash_ptr = !!(flags & (1ULL << bit));
 	if (!kt_symbol(s, "no_hash_pointers", &addr) && !kt_read(s, addr, &nhp, 1) && nhp)
 		b->hash_ptr = 0;
 }

@@ -21,14 +21,13 @@ static int online_cpus(struct kt_session *s, struct kt_buffer *b)
 
 static void tracer_name(struct kt_session *s, struct kt_buffer *b, char *buf, size_t len)
 {
-	uint64_t off, size, cur, name;
+	uint64_t cur, name;
 	char *str;
 
 	snprintf(buf, len, "nop");
-	if (s->t.member(s->t.priv, "struct trace_array", "current_trace", &off, &size) ||
-	    kt_read_u64(s, b->tr + off, &cur) ||
-	    s->t.member(s->t.priv, "struct tracer", "name", &off, &size) ||
-	    kt_read_u64(s, cur + off, &name) || kt_read_string(s, name, 64, &str))
+	if (kt_read_member(s, b->tr, &s->l.tr_current_trace, &cur) ||
+	    kt_read_member(s, cur, &s->l.tracer_name, &name) ||
+	    kt_read_string(s, name, 64, &str))
 		return;
 	snprintf(buf, len, "%s", str);
 	free(str);
