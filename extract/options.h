@@ -17,7 +17,7 @@ struct kx_options {
 	const char *output;	/* NULL or "-": stdout */
 	const char *instance;	/* NULL: all */
 	enum kx_format format;
-	bool list_only, events, force, verbose, no_header, quiet;
+	bool list_only, events, panic_cpu, force, verbose, no_header, quiet;
 	uint64_t cpumask[KT_CPUMASK_WORDS];
 	bool cpus_given;
 	uint64_t last;

@@ -79,6 +79,15 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 	char *tmp = NULL;
 	int i, err = 0, status = KT_EXIT_OK;
 
+	if (o->panic_cpu) {
+		int cpu = kt_session__panic_cpu(s, NULL);
+
+		if (cpu < 0)
+			printf("none\n");
+		else
+			printf("%d\n", cpu);
+		return fflush(stdout) ? KT_EXIT_FAILURE : KT_EXIT_OK;
+	}
 	if (o->instance) {
 		only = kt_session__find_buffer(s, o->instance);
 		if (!only) {

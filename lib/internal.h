@@ -144,6 +144,8 @@ struct kt_session {
 	FILE *log;
 	struct kt_layout l;
 	int nr_cpu_ids;
+	int panic_cpu;			/* -1: none recorded (panic.c) */
+	const char *panic_cpu_source;	/* the symbol it came from */
 
 	struct kt_buffer **buffers;
 	int nr_buffers;
@@ -225,6 +227,7 @@ int kt_layout__probe(struct kt_session *s);
 
 /* buffers.c */
 int kt_buffers__load(struct kt_session *s);
+void kt_panic__load(struct kt_session *s);
 void kt_buffer__free(struct kt_buffer *b);
 
 /* events.c */

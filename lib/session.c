@@ -106,6 +106,7 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 	if (err)
 		goto fail;
 	probe_flags(s);
+	kt_panic__load(s);
 	build_headers(s);
 	if (!(opts && opts->no_events)) {
 		err = kt_events__load(s);

@@ -91,6 +91,15 @@ struct kt_buffer *kt_session__find_buffer(const struct kt_session *s, const char
 /* Loss counted over the whole session so far (all buffers read). */
 void kt_session__loss(const struct kt_session *s, struct kt_loss *loss);
 
+/**
+ * kt_session__panic_cpu() - the CPU that panicked (or entered kdump)
+ * @source: if not NULL, set to the kernel symbol the answer came from
+ *          ("panic_cpu", "crashing_cpu"), or NULL when there is none
+ *
+ * Return: the CPU number, or -1 when the dump records no panicking CPU.
+ */
+int kt_session__panic_cpu(const struct kt_session *s, const char **source);
+
 /* ----- buffers ----- */
 
 struct kt_cpu_info {
@@ -226,6 +235,8 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 void kt_buffer__print_banner(const struct kt_buffer *b, FILE *out);
 /* one line per buffer and present cpu: pages, entries, overrun, dropped */
 void kt_session__print_buffers(const struct kt_session *s, FILE *out);
+/* "panic cpu: N (symbol)" or "panic cpu: none recorded (...)" */
+void kt_session__print_panic(const struct kt_session *s, FILE *out);
 /* parse a CPU list ("0,2-3") into @mask (KT_CPUMASK_WORDS words); 0 or -EINVAL */
 int kt_cpumask__parse(const char *arg, uint64_t *mask);
 
