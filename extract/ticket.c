@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "ticket.h"
 
 static int copy_file(const char *from, const char *to)
@@ -76,6 +77,16 @@ int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_
 		snprintf(source, sizeof(source), "DWARF of %s", src->vmlinux);
 	else
 		snprintf(source, sizeof(source), "the dump itself");
+	/*
+	 * under an address-space limit (the kdump hook's ulimit -v) the page
+	 * cache takes a quarter of it, so the rest of the run still fits
+	 */
+	{
+		struct rlimit rl;
+
+		if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY)
+			to.cache_bytes = rl.rlim_cur / 4 ? rl.rlim_cur / 4 : 1;
+	}
 	to.vmcore = o->vmcore;
 	to.source = source;
 	to.add_files = add_profile;
