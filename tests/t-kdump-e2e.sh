@@ -23,6 +23,7 @@ for t in qemu-system-x86_64 debugfs mkfs.ext4; do
 	command -v $t >/dev/null || { echo "skip - $t missing"; exit 77; }
 done
 # (re)built only when ktrace-extract or kdump-hooks/ changed
+mkdir -p "$G" || { nok "cannot create $G"; finish; }
 "$top/kdump-hooks/tests/make-guest" "$KTRACE_BIN" 2>"$G/make-guest.err" ||
 	{ nok "make-guest: $(tail -n 3 "$G/make-guest.err")"; finish; }
 rel=$(cat "$G/release")
