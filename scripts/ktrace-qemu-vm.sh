@@ -137,7 +137,9 @@ capture() {
 	wait "$qpid" 2>/dev/null || true
 	qpid=
 
-	if [ "$mode" = markers ]; then
+	# the truth, when the marker workload got as far as saving it (a panic
+	# in early boot or module init comes before)
+	if [ "$mode" = markers ] && { [ -n "$fixture" ] || grep -aq 'ktrace-guest: truth saved' "$out/console.log"; }; then
 		rm -rf "$out/truth"
 		mkdir -p "$out/truth"
 		debugfs -R "rdump / $out/truth" "$work/truth.img" >/dev/null 2>&1 || true
