@@ -36,6 +36,7 @@ static const struct {
 	{ "dump", kc_cmd_dump },
 	{ "list", kc_cmd_list },
 	{ "events", kc_cmd_events },
+	{ "ticket", kc_cmd_ticket },
 };
 
 static void cmd_ktrace(void)
@@ -62,7 +63,8 @@ static char *help_ktrace[] = {
 	"show [-i instance] [-c cpus] [-n count] [-s since] [-u until]\n"
 	"       ktrace dump [-i instance] -t file | -j file\n"
 	"       ktrace list\n"
-	"       ktrace events [-v]",
+	"       ktrace events [-v]\n"
+	"       ktrace ticket out",
 	"  This command reads the ftrace ring buffers (the kernel's flight recorder)",
 	"  of the top-level trace array and of every instance from the dump, and",
 	"  prints them as /sys/kernel/tracing/trace would have shown them. It prints",
@@ -84,6 +86,11 @@ static char *help_ktrace[] = {
 	"                events overwritten and dropped, trace clock.",
 	"    events      the event table of the dump: id, system and name.",
 	"      -v            each event's format, as in events/<system>/<name>/format.",
+	"    ticket      everything for a support ticket, each ring page read once:",
+	"                summary.txt (release, build-id, panicking CPU and its last",
+	"                events, per buffer time range, counts and loss), trace.txt,",
+	"                trace.jsonl, trace.dat and manifest.sha256; out is a",
+	"                directory, or an archive named .tar, .tar.gz or .tar.zst.",
 	"",
 	"  The first ktrace command reads the tracer's state (layout, trace arrays,",
 	"  event table); later commands reuse it.",
@@ -125,5 +132,9 @@ static char *help_ktrace[] = {
 	"    /tmp/trace.dat: 5263855 bytes of trace.dat",
 	"    crash> ktrace dump -j /tmp/inst.json -i inst",
 	"    /tmp/inst.json: 310606 bytes of JSON",
+	"",
+	"  Everything for a support ticket, as one archive:\n",
+	"    crash> ktrace ticket /tmp/case-1234.tar.zst",
+	"    /tmp/case-1234.tar.zst: ticket written (summary.txt, trace.txt, trace.jsonl, trace.dat, manifest.sha256)",
 	NULL
 };

@@ -31,6 +31,10 @@ static void usage(FILE *f)
 	      "      --dat-version N    trace.dat file version: 7 (default, trace-cmd 3.x) or 6\n"
 	      "  -l, --list             list the buffers and what was lost, nothing else\n"
 	      "  -e, --events           print the event table as format text\n"
+	      "  -T, --ticket OUT       everything for a support ticket in one pass: a\n"
+	      "                         directory, or OUT.tar.gz / OUT.tar.zst / OUT.tar\n"
+	      "      --panic-cpu        print the CPU that panicked (\"none\" if the dump\n"
+	      "                         records none), nothing else\n"
 	      "      --no-header        no header block before each buffer\n"
 	      "  -f, --force            accept a vmlinux that does not match the dump\n"
 	      "  -q, --quiet            no loss summary on stderr\n"
@@ -67,7 +71,7 @@ static int parse_secs(const char *arg, uint64_t *ns)
 int kx_options__parse(struct kx_options *o, int argc, char **argv)
 {
 	enum { OPT_DAT_VERSION = 300, OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER, OPT_MAKE_PROFILE,
-	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID };
+	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID, OPT_PANIC_CPU };
 	static const struct option longopts[] = {
 		{ "vmlinux", required_argument, NULL, 'x' },
 		{ "profile", required_argument, NULL, 'P' },
@@ -87,6 +91,8 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		{ "format", required_argument, NULL, 'F' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "events", no_argument, NULL, 'e' },
+		{ "ticket", required_argument, NULL, 'T' },
+		{ "panic-cpu", no_argument, NULL, OPT_PANIC_CPU },
 		{ "no-header", no_argument, NULL, OPT_NO_HEADER },
 		{ "force", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -101,7 +107,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->ts_max = UINT64_MAX;
-	while ((c = getopt_long(argc, argv, "x:P:i:c:n:jo:F:lefqvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "x:P:i:c:n:jo:F:lefqvhVT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'x': o->vmlinux = optarg; break;
 		case 'P': o->profile = optarg; break;
@@ -157,6 +163,8 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 			break;
 		case 'l': o->list_only = true; break;
 		case 'e': o->events = true; break;
+		case 'T': o->ticket = optarg; break;
+		case OPT_PANIC_CPU: o->panic_cpu = true; break;
 		case OPT_NO_HEADER: o->no_header = true; break;
 		case 'f': o->force = true; break;
 		case 'q': o->quiet = true; break;

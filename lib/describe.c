@@ -40,6 +40,18 @@ void kt_session__print_buffers(const struct kt_session *s, FILE *out)
 				kt_buffer__clock(b));
 		}
 	}
+	kt_session__print_panic(s, out);
+}
+
+void kt_session__print_panic(const struct kt_session *s, FILE *out)
+{
+	const char *src;
+	int cpu = kt_session__panic_cpu(s, &src);
+
+	if (cpu < 0)
+		fprintf(out, "panic cpu: none recorded (panic_cpu and crashing_cpu unset)\n");
+	else
+		fprintf(out, "panic cpu: %d (%s)\n", cpu, src);
 }
 
 /* "0,2-3" into a bitmap of KT_CPUMASK_WORDS words (ORed in) */

@@ -55,6 +55,9 @@ run_crash() {
 		done
 		echo "ktrace show -i global | grep -c . > $tmp/pipe.crash"
 		echo "ktrace show -i global -c 1 -n 40 -s $win_from -u $win_to > $tmp/window.crash"
+		echo "sys > $tmp/sys.crash"
+		echo "ktrace ticket $tmp/ticket.crash"
+		echo "bt > $tmp/bt.crash"
 		echo "q"
 	} >"$tmp/cmds"
 	"$crash" -s "$vmlinux" "$core" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
@@ -127,6 +130,26 @@ for c in $(cases); do
 			"$core" >"$tmp/window.want" 2>/dev/null
 		same "$c/$fmt: ktrace show -c 1 -n 40 -s $win_from -u $win_to" "$tmp/window.crash" \
 			"$tmp/window.want"
+		# the ticket: the same files as ktrace-extract --ticket writes
+		rm -rf "$tmp/ticket.want"
+		"$KTRACE_BIN" -q -x "$VMLINUX" --ticket "$tmp/ticket.want" "$core" 2>/dev/null
+		for f in trace.txt trace.jsonl trace.dat; do
+			same "$c/$fmt: ktrace ticket: $f" "$tmp/ticket.crash/$f" "$tmp/ticket.want/$f"
+		done
+		grep -v '^types and symbols from:' "$tmp/ticket.crash/summary.txt" >"$tmp/sum.crash" 2>/dev/null
+		grep -v '^types and symbols from:' "$tmp/ticket.want/summary.txt" >"$tmp/sum.want"
+		same "$c/$fmt: ktrace ticket: summary.txt (but its source line)" "$tmp/sum.crash" "$tmp/sum.want"
+		rm -rf "$tmp/ticket.crash"
+		# the panicking CPU: crash's bt of the panic task names its CPU
+		want_cpu=$(sed -n 's/.* CPU: \([0-9]*\) .*/\1/p' "$tmp/bt.crash" | head -n1)
+		got_cpu=$("$KTRACE_BIN" -x "$VMLINUX" --panic-cpu "$core" 2>/dev/null)
+		if [ -n "$want_cpu" ] && [ "$got_cpu" = "$want_cpu" ] &&
+			grep -q '^ *PANIC: ' "$tmp/sys.crash"; then
+			ok "$c/$fmt: --panic-cpu $got_cpu, the CPU of crash's bt (PANIC: $(sed -n \
+				's/^ *PANIC: //p' "$tmp/sys.crash" | cut -c1-40))"
+		else
+			nok "$c/$fmt: --panic-cpu '$got_cpu', crash's bt says CPU '$want_cpu'"
+		fi
 		if [ -f "$tmp/global.want" ] && [ "$(cat "$tmp/pipe.crash" 2>/dev/null)" = \
 		     "$(grep -c . "$tmp/global.want")" ]; then
 			ok "$c/$fmt: ktrace show | grep through crash's pipe"
