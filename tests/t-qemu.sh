@@ -168,10 +168,10 @@ exec "$kq" --series 6.1 --files "\$files" --run $tmp/bisect/load.sh \\
 EOF
 chmod +x "$tmp/bisect/check.sh" "$tmp/bisect/load.sh"
 c3=$(git -C "$b" rev-parse HEAD~1)
-(cd "$b" && git bisect start -q HEAD HEAD~3 && git bisect run "$tmp/bisect/check.sh") >"$tmp/bisect.out" 2>&1
+(cd "$b" && git bisect start HEAD HEAD~3 && git bisect run "$tmp/bisect/check.sh") >"$tmp/bisect.out" 2>&1
 if grep -q "^$c3 is the first bad commit" "$tmp/bisect.out"; then
 	ok "git bisect run with ktrace-qemu --expect-no-panic finds c3 ($(grep -c '^running' "$tmp/bisect.out") runs)"
 else
-	nok "git bisect run: $(grep -E 'first bad|skip|error' "$tmp/bisect.out" | head -n3 | tr '\n' ' ')"
+	nok "git bisect run: $(tail -n 5 "$tmp/bisect.out" | tr "\n" " ")"
 fi
 finish
