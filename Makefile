@@ -133,6 +133,13 @@ install: all $(O)/libktrace.so
 	install -D -m 0644 include/ktrace/ktrace.h $(DESTDIR)$(PREFIX)/include/ktrace/ktrace.h
 	install -D -m 0644 include/ktrace/target.h $(DESTDIR)$(PREFIX)/include/ktrace/target.h
 	install -D -m 0644 docs/ktrace-extract.1 $(DESTDIR)$(PREFIX)/share/man/man1/ktrace-extract.1
+	install -D -m 0755 scripts/ktrace-qemu $(DESTDIR)$(PREFIX)/bin/ktrace-qemu
+	install -D -m 0644 docs/ktrace-qemu.1 $(DESTDIR)$(PREFIX)/share/man/man1/ktrace-qemu.1
+	install -d $(DESTDIR)$(PREFIX)/lib/ktrace/tools
+	install -m 0644 scripts/ktrace-common.sh scripts/ktrace-qemu-guest.sh scripts/ktrace-qemu-vm.sh \
+		scripts/ktrace-qemu-verdict.sh scripts/qemu-panic-init.sh $(DESTDIR)$(PREFIX)/lib/ktrace/
+	install -m 0755 scripts/fetch-kernel $(DESTDIR)$(PREFIX)/lib/ktrace/
+	install -m 0644 scripts/tools/vmcore-normalize.c $(DESTDIR)$(PREFIX)/lib/ktrace/tools/
 	if [ -f $(CRASH_EXT) ]; then \
 		install -D -m 0644 $(CRASH_EXT) $(DESTDIR)$(CRASH_EXTDIR)/ktrace.so; fi
 
