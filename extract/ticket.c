@@ -88,6 +88,7 @@ int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_
 			to.cache_bytes = rl.rlim_cur / 4 ? rl.rlim_cur / 4 : 1;
 	}
 	to.vmcore = o->vmcore;
+	to.verbose = o->verbose;
 	to.source = source;
 	to.add_files = add_profile;
 	to.priv = (void *)src;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "internal.h"
 #include "archive.h"
@@ -235,6 +236,25 @@ static int write_summary(struct ticket *t)
 	return finish(t, f, "summary.txt", 0);
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* each step timed on the session's log when asked */
+static int step(struct ticket *t, int (*fn)(struct ticket *), const char *what)
+{
+	double t0 = now();
+	int err = fn(t);
+
+	if (t->o && t->o->verbose)
+		fprintf(t->s->log, "ticket: %s in %.3f s\n", what, now() - t0);
+	return err;
+}
+
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -406,12 +426,16 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 	}
 	for (i = 0; i < (size_t)kt_session__buffer_cnt(s); i++)
 		t.after[i] = kt_session__buffer(s, (int)i)->loss;
-	if (!write_text(&t) && !write_json(&t) && !write_dat(&t) && !write_summary(&t) &&
-	    o && o->add_files) {
+	if (!step(&t, write_text, "trace.txt (ring pages read from the dump)") &&
+	    !step(&t, write_json, "trace.jsonl") && !step(&t, write_dat, "trace.dat") &&
+	    !step(&t, write_summary, "summary.txt") && o && o->add_files) {
+		double t0 = now();
 		int err = o->add_files(o->priv, t.dir);
 
 		if (err)
 			fail(&t, err, "adding front-end files to", ".");
+		if (o->verbose)
+			fprintf(s->log, "ticket: the front end's files in %.3f s\n", now() - t0);
 	}
 	kt_session__cache_pages(s, 0);
 	/* what was written is kept and listed even after a failure */

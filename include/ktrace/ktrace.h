@@ -262,6 +262,8 @@ struct kt_ticket_opts {
 	 */
 	int (*add_files)(void *priv, const char *dir);
 	void *priv;
+	/* say on the session's log how long each file took */
+	bool verbose;
 };
 
 /**
