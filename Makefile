@@ -24,7 +24,8 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE)
 O ?= build
 LIB_SRCS := $(wildcard lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
-EXTRACT_SRCS := $(wildcard extract/*.c)
+# extract/types/: where types and symbols come from (DWARF, BTF, the dump)
+EXTRACT_SRCS := $(wildcard extract/*.c extract/types/*.c)
 EXTRACT_OBJS := $(EXTRACT_SRCS:%.c=$(O)/%.o)
 CRASH_SRCS := $(wildcard crash-ext/*.c)
 CRASH_DEFS ?= /usr/include/crash/defs.h
@@ -53,9 +54,9 @@ $(O)/lib/%.o: lib/%.c lib/*.h include/ktrace/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(O)/extract/%.o: extract/%.c extract/*.h include/ktrace/*.h
+$(O)/extract/%.o: extract/%.c extract/*.h extract/types/*.h include/ktrace/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(KDUMP_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(KDUMP_CFLAGS) -Iextract -c -o $@ $<
 
 $(LIBKTRACE): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -79,7 +80,7 @@ $(O)/tests/test-%: tests/unit/test-%.c tests/unit/*.h $(LIBKTRACE)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Ilib -o $@ $< $(LIBKTRACE) $(TEP_LIBS) $(ALL_LDFLAGS)
 
-$(O)/tests/%: tests/unit/%.c $(LIBKTRACE) $(EXTRACT_OBJS)
+$(O)/tests/%: tests/unit/%.c extract/*.h extract/types/*.h $(LIBKTRACE) $(EXTRACT_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KDUMP_CFLAGS) -Iextract -Ilib -o $@ $< \
 		$(filter-out $(O)/extract/main.o,$(EXTRACT_OBJS)) $(LIBKTRACE) \

@@ -27,7 +27,7 @@
 #include "dump-private.h"
 #include "flat.h"
 #include "symbols.h"
-#include "types.h"
+#include "types/dwarf.h"
 #include "msg.h"
 
 
