@@ -181,8 +181,9 @@ unreadable:
 	goto out;
 empty:
 	/* zeroed or garbled tables decode to empty names */
-	err = kt_err(EBADMSG, "kallsyms_names at 0x%llx: symbol %u of %u has no name: "
-		     "the tables are damaged", (unsigned long long)names, i, k->num);
+	err = kt_err(EBADMSG, "kallsyms_names at 0x%llx: symbol %u of %u (at 0x%llx) has no "
+		     "name: the tables are damaged", (unsigned long long)names, i, k->num,
+		     (unsigned long long)(names + q->pos));
 	goto out;
 bad:
 	err = kt_err(EBADMSG, "kallsyms_names: token index out of range");
