@@ -8,6 +8,7 @@
 #include "options.h"
 #include "profile.h"
 #include "ticket.h"
+#include "types/indump.h"
 
 static int make_profile(const struct kx_options *o)
 {
@@ -29,7 +30,9 @@ int main(int argc, char **argv)
 	struct kx_options o;
 	struct kx_dump_opts dopts = { .sz = sizeof(dopts) };
 	struct kt_open_opts sopts = { .sz = sizeof(sopts) };
+	struct kx_indump_opts xopts = { .sz = sizeof(xopts) };
 	struct kx_profile *p = NULL;
+	struct kx_indump *x = NULL;
 	struct kx_dump *d;
 	struct kt_session *s;
 	struct kt_target t;
@@ -52,6 +55,8 @@ int main(int argc, char **argv)
 	dopts.vmlinux = o.vmlinux;
 	dopts.force = o.force;
 	dopts.verbose = o.verbose;
+	dopts.no_vmlinux = o.from_dump || o.system_map;
+	dopts.alone_if_no_vmlinux = 1;
 	d = kx_dump__open(o.vmcore, &dopts, &kerr, msg, sizeof(msg));
 	if (!d) {
 		fprintf(stderr, "ktrace-extract: %s\n", msg);
@@ -59,12 +64,35 @@ int main(int argc, char **argv)
 		       kerr == KX_ERR_DEBUGINFO ? KT_EXIT_DEBUGINFO :
 		       kerr == KX_ERR_NOMEM ? KT_EXIT_FAILURE : KT_EXIT_DUMP;
 	}
-	kx_dump__target(d, &t);
+	if (kx_dump__vmlinux(d)) {
+		kx_dump__target(d, &t);
+		goto open;
+	}
+	/* no vmlinux: the dump's own BTF and kallsyms (or a System.map) */
+	if (kx_dump__why_alone(d) && o.verbose)
+		fprintf(stderr, "ktrace-extract: %s\n", kx_dump__why_alone(d));
+	xopts.system_map = o.system_map;
+	xopts.force = o.force;
+	xopts.verbose = o.verbose;
+	ret = kx_indump__attach(d, &xopts, &x, &t);
+	if (ret >= 0) {
+		kx_dump__close(d);
+		return ret;
+	}
+	sopts.kallsyms = kx_indump__kallsyms(x);
+	if (kx_dump__why_alone(d) || o.verbose)
+		fprintf(stderr, "ktrace-extract: %s%s: %s\n",
+			kx_dump__why_alone(d) ? "no vmlinux or profile for " : "",
+			kx_dump__why_alone(d) ? kx_dump__osrelease(d) : "dump alone",
+			kx_indump__describe(x));
 open:
 	sopts.no_events = o.list_only;
 	s = kt_session__open(&t, &sopts);
 	if (!s) {
 		fprintf(stderr, "ktrace-extract: %s: %s\n", o.vmcore, kt_last_error());
+		if (x)
+			kx_indump__report(x, stderr);
+		kx_indump__free(x);
 		kx_dump__close(d);
 		kx_profile__free(p);
 		return KT_EXIT_NOTRACE;
@@ -81,6 +109,9 @@ open:
 		ret = kx_run(&o, s);
 	}
 	kt_session__free(s);
+	if (x && kx_indump__report(x, stderr) && ret == KT_EXIT_OK)
+		ret = KT_EXIT_PARTIAL;
+	kx_indump__free(x);
 	kx_dump__close(d);
 	kx_profile__free(p);
 	return ret;

@@ -20,6 +20,12 @@ static void usage(FILE *f)
 	      "  -P, --profile FILE     layout profile of the crashed kernel instead of its\n"
 	      "                         DWARF (made with --make-profile); a directory:\n"
 	      "                         its <release>.profile for the dump's release\n"
+	      "      --from-dump        types from the dump's own BTF and symbols from its\n"
+	      "                         kallsyms (v6.0+), even when a vmlinux is found; what\n"
+	      "                         happens by itself when none is given or found\n"
+	      "      --system-map FILE  with the dump's BTF, symbols from this System.map\n"
+	      "                         (for kernels before 6.0, whose dumps do not list\n"
+	      "                         their kallsyms tables)\n"
 	      "  -i, --instance NAME    only this buffer (\"global\" or an instance name)\n"
 	      "  -c, --cpu LIST         only these CPUs, e.g. 0,2-3\n"
 	      "  -n, --last N           only the last N events of each buffer\n"
@@ -49,8 +55,13 @@ static void usage(FILE *f)
 	      "(/sys/kernel/btf/vmlinux, or a vmlinux with .BTF) and System.map or\n"
 	      "/proc/kallsyms.\n"
 	      "\n"
+	      "Without -x and --profile, and no vmlinux found for the dump's release, types\n"
+	      "come from the BTF inside the dump and symbols from its kallsyms (v6.0+; before,\n"
+	      "give --system-map); one line on stderr says so.\n"
+	      "\n"
 	      "Exit status: 0 trace written; 10 trace written but data was lost (unreadable,\n"
-	      "filtered or corrupt pages, broken page lists, unknown events); 1 failure;\n"
+	      "filtered or corrupt pages, broken page lists, unknown events, damaged BTF or\n"
+	      "kallsyms in the dump); 1 failure;\n"
 	      "2 usage; 3 the dump cannot be read; 4 no usable debuginfo (or a corrupted\n"
 	      "profile); 5 vmlinux or profile does not match the dump; 6 the dump holds no usable trace buffer.\n", f);
 }
@@ -71,7 +82,7 @@ static int parse_secs(const char *arg, uint64_t *ns)
 int kx_options__parse(struct kx_options *o, int argc, char **argv)
 {
 	enum { OPT_DAT_VERSION = 300, OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER, OPT_MAKE_PROFILE,
-	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID, OPT_PANIC_CPU };
+	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID, OPT_PANIC_CPU, OPT_FROM_DUMP };
 	static const struct option longopts[] = {
 		{ "vmlinux", required_argument, NULL, 'x' },
 		{ "profile", required_argument, NULL, 'P' },
@@ -81,6 +92,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		{ "system-map", required_argument, NULL, OPT_SYSTEM_MAP },
 		{ "release", required_argument, NULL, OPT_RELEASE },
 		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
+		{ "from-dump", no_argument, NULL, OPT_FROM_DUMP },
 		{ "instance", required_argument, NULL, 'i' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "last", required_argument, NULL, 'n' },
@@ -123,6 +135,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		case OPT_SYSTEM_MAP: o->system_map = optarg; break;
 		case OPT_RELEASE: o->release = optarg; break;
 		case OPT_BUILD_ID: o->build_id = optarg; break;
+		case OPT_FROM_DUMP: o->from_dump = true; break;
 		case 'i': o->instance = optarg; break;
 		case 'c':
 			if (kt_cpumask__parse(optarg, o->cpumask)) {
@@ -180,6 +193,12 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 	}
 	if (o->profile && o->vmlinux) {
 		fprintf(stderr, "ktrace-extract: --profile and --vmlinux exclude each other\n");
+		return KT_EXIT_USAGE;
+	}
+	if ((o->from_dump || o->system_map) && (o->profile || o->vmlinux)) {
+		fprintf(stderr, "ktrace-extract: %s reads the dump's own BTF: not with %s\n",
+			o->from_dump ? "--from-dump" : "--system-map",
+			o->profile ? "--profile" : "--vmlinux");
 		return KT_EXIT_USAGE;
 	}
 	if (optind != argc - 1) {

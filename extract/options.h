@@ -19,6 +19,7 @@ struct kx_options {
 	const char *instance;	/* NULL: all */
 	enum kx_format format;
 	bool list_only, events, panic_cpu, force, verbose, no_header, quiet;
+	bool from_dump;		/* --from-dump: the dump's BTF and kallsyms, no vmlinux */
 	uint64_t cpumask[KT_CPUMASK_WORDS];
 	bool cpus_given;
 	uint64_t last;

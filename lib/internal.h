@@ -164,6 +164,7 @@ struct kt_session {
 	struct kt_cmdlines *cmdlines;
 	struct kt_kallsyms *kallsyms;
 	bool kallsyms_tried;
+	bool kallsyms_borrowed;	/* kt_open_opts.kallsyms: the caller frees it */
 	struct kt_modsyms *modsyms;
 	bool modsyms_tried;
 	char **printk_fmts;
@@ -245,7 +246,6 @@ void kt_events__free(struct kt_session *s);
 
 /* cmdlines.c, kallsyms.c, printk.c */
 void kt_cmdlines__free(struct kt_cmdlines *c);
-void kt_kallsyms__free(struct kt_kallsyms *k);
 void kt_modsyms__free(struct kt_modsyms *m);
 /* a loaded module's symbol containing @addr (modsyms.c) */
 const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *start,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* A session: one crashed kernel's tracer state, read through a target. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -99,6 +100,11 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 	if (target->sz < sizeof(s->t))
 		s->t.enumerator = NULL;
 	s->log = opts && opts->log ? opts->log : stderr;
+	if (opts && opts->sz > offsetof(struct kt_open_opts, kallsyms) && opts->kallsyms) {
+		s->kallsyms = opts->kallsyms;
+		s->kallsyms_tried = true;
+		s->kallsyms_borrowed = true;
+	}
 
 	err = kt_layout__probe(s);
 	if (!err)
@@ -140,7 +146,8 @@ void kt_session__free(struct kt_session *s)
 	free(s->buffers);
 	kt_events__free(s);
 	kt_cmdlines__free(s->cmdlines);
-	kt_kallsyms__free(s->kallsyms);
+	if (!s->kallsyms_borrowed)
+		kt_kallsyms__free(s->kallsyms);
 	kt_modsyms__free(s->modsyms);
 	kt_printk__free(s);
 	kt_ident__free(s);

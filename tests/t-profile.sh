@@ -34,7 +34,7 @@ run() {
 }
 
 # same_but_sign DWARF BTF: the files differ only where DWARF says (-X) and
-# BTF says 2^8/2^16/2^32 - X (extract/types.c reads DW_FORM_data1/2/4
+# BTF says 2^8/2^16/2^32 - X (extract/types/dwarf.c reads DW_FORM_data1/2/4
 # enumerator values as signed; BTF records the enum's signedness)
 same_but_sign() {
 	python3 - "$1" "$2" <<'EOF'

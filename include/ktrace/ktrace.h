@@ -61,6 +61,12 @@ struct kt_open_opts {
 	FILE *log;
 	/* do not read the event table (raw record access only) */
 	bool no_events;
+	/*
+	 * the target's kallsyms, already decoded with kt_kallsyms__load():
+	 * used instead of decoding them again; the caller frees it after
+	 * the session
+	 */
+	struct kt_kallsyms *kallsyms;
 };
 
 /**
@@ -78,6 +84,34 @@ void kt_session__free(struct kt_session *s);
 
 /* The message of the last failure of a kt_ call in this thread. */
 const char *kt_last_error(void);
+
+/* ----- kallsyms ----- */
+
+struct kt_kallsyms;
+
+/**
+ * kt_kallsyms__load() - decode the kernel's own symbol tables
+ * @t: reads memory, and knows where kallsyms_num_syms, kallsyms_names,
+ *     kallsyms_token_table, kallsyms_token_index and kallsyms_offsets
+ *     with kallsyms_relative_base (or kallsyms_addresses) are; v6.0+
+ *     lists them in VMCOREINFO
+ *
+ * Returns NULL and sets errno on failure (ENOENT: @t does not know the
+ * tables; EFAULT: they cannot be read; EBADMSG: they are damaged), the
+ * message naming table and address in kt_last_error().
+ */
+struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t);
+void kt_kallsyms__free(struct kt_kallsyms *k);
+uint32_t kt_kallsyms__count(const struct kt_kallsyms *k);
+/**
+ * kt_kallsyms__find() - run-time address of a symbol by name
+ *
+ * Among symbols of one name a global wins over a weak one, a weak one over
+ * a local one, and among locals the lowest address. @type (may be NULL)
+ * gets nm's letter. Returns 0, -ENOENT, or -ENOMEM (the name index is
+ * built on the first call).
+ */
+int kt_kallsyms__find(struct kt_kallsyms *k, const char *name, uint64_t *addr, char *type);
 
 int kt_session__buffer_cnt(const struct kt_session *s);
 struct kt_buffer *kt_session__buffer(const struct kt_session *s, int idx);

@@ -27,8 +27,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "types.h"
-#include "types-index.h"
+#include "dwarf.h"
+#include "dwarf-index.h"
 #include "symbols.h"
 
 /*
