@@ -100,10 +100,16 @@ open:
 	if (o.ticket) {
 		struct kx_ticket_src src = { .release = kx_dump__osrelease(d) };
 
-		if (p)
+		src.s = s;
+		src.dump = d;
+		if (p) {
 			src.profile = kx_profile__path(p);
-		else
+		} else if (x) {
+			src.indump = x;
+			src.system_map = o.system_map;
+		} else {
 			src.vmlinux = kx_dump__vmlinux(d);
+		}
 		ret = kx_ticket(&o, s, &src);
 	} else {
 		ret = kx_run(&o, s);

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 for c in $(cases); do
 	dir=$VMCORES/$c
-	unset VMLINUX FORMATS RELEASE
+	unset VMLINUX FORMATS RELEASE SERIES SYSTEM_MAP
 	. "$dir/case.env"
 	core=$dir/vmcore.kdump
 	[ -f "$core" ] || core=$dir/vmcore.elf
@@ -68,6 +68,22 @@ for c in $(cases); do
 		ok "$c: the ticket's profile reads the dump again to the same text"
 	else
 		nok "$c: the ticket's profile '$prof' does not read the dump to the same text"
+	fi
+	# the dump alone (its BTF and kallsyms; 5.10: with its System.map):
+	# the same text, and a profile made from them that reads it again
+	extra=
+	[ "$SERIES" = 5.10 ] && extra="--system-map $SYSTEM_MAP"
+	# shellcheck disable=SC2086
+	"$KTRACE_BIN" -q --from-dump $extra --ticket "$t.alone" "$core" 2>"$tmp/err"
+	rc=$?
+	prof=$(ls "$t.alone"/*.profile 2>/dev/null | head -n1)
+	if [ $rc != 0 ] && [ $rc != 10 ]; then
+		nok "$c: --from-dump --ticket exit $rc: $(tail -n1 "$tmp/err")"
+	elif cmp -s "$t.alone/trace.txt" "$tmp/want.txt" && [ -n "$prof" ] &&
+		"$KTRACE_BIN" -q -P "$prof" "$core" 2>/dev/null | cmp -s - "$tmp/want.txt"; then
+		ok "$c: dump-alone ticket: the DWARF run's text, and a profile from the dump's BTF that reads it again"
+	else
+		nok "$c: dump-alone ticket: text or its profile '$prof' differ from the DWARF run"
 	fi
 done
 

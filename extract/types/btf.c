@@ -31,6 +31,11 @@ struct kx_btf {
 	size_t nenums, enums_cap;
 };
 
+const void *kx_btf__raw(const struct kx_btf *b, uint32_t *size)
+{
+	return btf__raw_data(b->btf, size);
+}
+
 /* "struct foo", "union foo", "enum foo", or a typedef or base type name */
 static int find_type(const struct btf *btf, const char *spelled)
 {

@@ -17,6 +17,8 @@ struct kx_btf;
  */
 int kx_btf__new(struct btf *btf, struct kx_btf **out);
 void kx_btf__free(struct kx_btf *b);
+/* the raw BTF bytes (as in /sys/kernel/btf/vmlinux), for writing it out */
+const void *kx_btf__raw(const struct kx_btf *b, uint32_t *size);
 /* number of types, the void type 0 included */
 unsigned int kx_btf__type_cnt(const struct kx_btf *b);
 

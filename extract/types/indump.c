@@ -58,6 +58,11 @@ struct kx_indump {
 	char describe[512];
 };
 
+const void *kx_indump__btf_raw(const struct kx_indump *x, uint32_t *size)
+{
+	return x->btf ? kx_btf__raw(x->btf, size) : NULL;
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;

@@ -48,6 +48,9 @@ struct kt_kallsyms *kx_indump__kallsyms(struct kx_indump *x);
  */
 unsigned int kx_indump__report(struct kx_indump *x, FILE *f);
 
+/* the dump's BTF as raw bytes, or NULL */
+const void *kx_indump__btf_raw(const struct kx_indump *x, uint32_t *size);
+
 /* a one-line description of the sources, for the note on stderr */
 const char *kx_indump__describe(const struct kx_indump *x);
 
