@@ -7,7 +7,7 @@
  * ask, enumerated:
  *  - the members, symbols and enumerators libktrace asks by name (the
  *    list below, kept beside lib/: layout.c's table and the extra
- *    questions in events.c, printk.c, render.c, session.c, text.c,
+ *    questions in events.c, trace_printk.c, render.c, session.c, text.c,
  *    buffers.c, kallsyms.c, cmdlines.c), absent ones recorded as absent;
  *  - every enumerator of the kernel whose name has no lower-case letter:
  *    print formats name enumerators the core resolves (fmt.c), and which
@@ -86,7 +86,7 @@ static const struct question questions[] = {
 	{ 'm', SC, "cmdline_num" }, { 'm', SC, "saved_cmdlines" },
 	{ 'm', TE, "type" }, { 'm', TE, "flags" }, { 'm', TE, "preempt_count" },
 	{ 'm', TE, "pid" },
-	/* lib/events.c, printk.c, render.c, session.c, text.c */
+	/* lib/events.c, trace_printk.c, render.c, session.c, text.c */
 	{ 'm', "struct syscall_metadata", "enter_fields" },
 	{ 'm', "struct trace_bprintk_fmt", "fmt" },
 	{ 'm', TR, "trace_flags" }, { 'm', TR, "current_trace" },
@@ -102,7 +102,7 @@ static const struct question questions[] = {
 	{ 'z', TR, NULL }, { 'z', "struct array_buffer", NULL }, { 'z', CALL, NULL },
 	{ 'z', CLASS, NULL }, { 'z', FIELD, NULL }, { 'z', SC, NULL }, { 'z', TE, NULL },
 	{ 'z', "struct list_head", NULL }, { 'z', "struct tracer", NULL },
-	/* symbols: buffers.c, cmdlines.c, events.c, kallsyms.c, printk.c,
+	/* symbols: buffers.c, cmdlines.c, events.c, kallsyms.c, trace_printk.c,
 	 * render.c, session.c; init_uts_ns for checking the dump */
 	{ 's', "global_trace", NULL }, { 's', "nr_cpu_ids", NULL },
 	{ 's', "ftrace_trace_arrays", NULL }, { 's', "savedcmd", NULL },

@@ -234,7 +234,7 @@ void kt_buffer__free(struct kt_buffer *b);
 int kt_events__load(struct kt_session *s);
 void kt_events__free(struct kt_session *s);
 
-/* cmdlines.c, kallsyms.c, printk.c */
+/* cmdlines.c, kallsyms.c, trace_printk.c */
 void kt_cmdlines__free(struct kt_cmdlines *c);
 void kt_kallsyms__free(struct kt_kallsyms *k);
 void kt_modsyms__free(struct kt_modsyms *m);
@@ -244,7 +244,7 @@ const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *st
 /* the symbol holding @addr: start, size, module name or NULL (kallsyms.c) */
 const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
 			     uint64_t *size, const char **module);
-void kt_printk__free(struct kt_session *s);
+void kt_trace_printk__free(struct kt_session *s);
 
 /* page.c: validate and walk one sub-buffer */
 struct kt_page_cursor {

@@ -140,7 +140,7 @@ void kt_session__free(struct kt_session *s)
 	kt_cmdlines__free(s->cmdlines);
 	kt_kallsyms__free(s->kallsyms);
 	kt_modsyms__free(s->modsyms);
-	kt_printk__free(s);
+	kt_trace_printk__free(s);
 	free(s->header_page);
 	free(s->header_event);
 	free(s);
