@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <ktrace/ktrace.h>
 
 enum kx_format { KX_TEXT, KX_JSON, KX_DAT };
@@ -18,6 +19,7 @@ struct kx_options {
 	const char *instance;	/* NULL: all */
 	enum kx_format format;
 	bool list_only, events, panic_cpu, force, verbose, no_header, quiet;
+	bool dmesg, timeline;	/* --dmesg, --timeline: the kernel log, alone or merged */
 	uint64_t cpumask[KT_CPUMASK_WORDS];
 	bool cpus_given;
 	uint64_t last;
@@ -29,5 +31,8 @@ struct kx_options {
 int kx_options__parse(struct kx_options *o, int argc, char **argv);
 /* the work after the dump is open; returns the exit status */
 int kx_run(const struct kx_options *o, struct kt_session *s);
+/* log.c: --dmesg or --timeline into @out; *@status: the exit status */
+int kx_write_log(const struct kx_options *o, struct kt_session *s, struct kt_buffer *only,
+		 FILE *out, int *status);
 
 #endif
