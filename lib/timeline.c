@@ -100,25 +100,43 @@ static void stamp(FILE *out, uint64_t ts, const char *name, int width)
 		(unsigned long long)(ts % 1000000000 / 1000), width, name);
 }
 
+/* @text, each of its lines after the stamp and the source's name */
+static void print_lines(FILE *out, uint64_t ts, const char *name, int width, const char *caller,
+			const char *text, size_t len)
+{
+	bool bol = true;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (bol) {
+			stamp(out, ts, name, width);
+			if (caller)
+				fprintf(out, "[%s] ", caller);
+			bol = false;
+		}
+		if (c == '\n') {
+			fputc('\n', out);
+			bol = true;
+		} else if (!caller || (c >= 0x20 && c < 0x7f) || (c >= '\t' && c <= '\r')) {
+			fputc(c, out);
+		} else {
+			fprintf(out, "\\x%02x", c);
+		}
+	}
+	if (bol)
+		stamp(out, ts, name, width);
+	fputc('\n', out);
+}
+
+/* a record's lines each marked, as the console prints a multi-line record */
 static void print_log(FILE *out, const struct kt_log_record *r, int width)
 {
 	char caller[16];
-	int indent = 15 + width + 1;
-	uint32_t i;
 
-	stamp(out, r->ts_nsec, "log", width);
-	fprintf(out, "[%s] ", kt_log_record__caller(r, caller, sizeof(caller)));
-	for (i = 0; i < r->text_len; i++) {
-		unsigned char c = (unsigned char)r->text[i];
-
-		if (c == '\n')
-			fprintf(out, "\n%*s", indent, "");
-		else if ((c >= 0x20 && c < 0x7f) || (c >= '\t' && c <= '\r'))
-			fputc(c, out);
-		else
-			fprintf(out, "\\x%02x", c);
-	}
-	fputc('\n', out);
+	kt_log_record__caller(r, caller, sizeof(caller));
+	print_lines(out, r->ts_nsec, "log", width, caller, r->text, r->text_len);
 }
 
 static void print_event(struct kt_session *s, struct source *src, FILE *out,
@@ -139,8 +157,8 @@ static void print_event(struct kt_session *s, struct source *src, FILE *out,
 	if (kt_render__event(s, src->b, r, q) == -ENOENT)
 		src->b->loss.events_unknown++;
 	trace_seq_terminate(q);
-	stamp(out, r->ts, src->b->name, width);
-	fprintf(out, "%s\n", q->buffer);
+	/* a stack trace event renders as several lines: each is marked */
+	print_lines(out, r->ts, src->b->name, width, NULL, q->buffer, q->len);
 }
 
 int kt_timeline__write(struct kt_session *s, FILE *out, const struct kt_timeline_opts *opts)

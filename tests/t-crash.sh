@@ -2,7 +2,8 @@
 # The crash extension against ktrace-extract over the vmcore matrix: in
 # crash's batch mode, "ktrace show -i INST" must print byte for byte what
 # "ktrace-extract -x VMLINUX -i INST VMCORE" prints, "ktrace list" what
-# --list prints, "ktrace events -v" what --events prints; a pipe through a
+# --list prints, "ktrace events -v" what --events prints, "ktrace dmesg"
+# and "ktrace timeline" what --dmesg and --timeline print; a pipe through a
 # shell command must work.
 #
 # crash 8.0.2 (bookworm) cannot open 6.x dumps newer than it; those cases
@@ -55,6 +56,10 @@ run_crash() {
 		done
 		echo "ktrace show -i global | grep -c . > $tmp/pipe.crash"
 		echo "ktrace show -i global -c 1 -n 40 -s $win_from -u $win_to > $tmp/window.crash"
+		echo "ktrace dmesg > $tmp/dmesg.crash"
+		echo "ktrace dmesg -j > $tmp/dmesg-json.crash"
+		echo "ktrace timeline > $tmp/timeline.crash"
+		echo "ktrace timeline > $tmp/timeline2.crash"
 		echo "sys > $tmp/sys.crash"
 		echo "bt > $tmp/bt.crash"
 		echo "q"
@@ -129,6 +134,14 @@ for c in $(cases); do
 			"$core" >"$tmp/window.want" 2>/dev/null
 		same "$c/$fmt: ktrace show -c 1 -n 40 -s $win_from -u $win_to" "$tmp/window.crash" \
 			"$tmp/window.want"
+		"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$core" >"$tmp/dmesg.want" 2>/dev/null
+		same "$c/$fmt: ktrace dmesg" "$tmp/dmesg.crash" "$tmp/dmesg.want"
+		"$KTRACE_BIN" -x "$VMLINUX" --dmesg --json "$core" >"$tmp/dmesg-json.want" 2>/dev/null
+		same "$c/$fmt: ktrace dmesg -j" "$tmp/dmesg-json.crash" "$tmp/dmesg-json.want"
+		"$KTRACE_BIN" -x "$VMLINUX" --timeline "$core" >"$tmp/timeline.want" 2>/dev/null
+		same "$c/$fmt: ktrace timeline" "$tmp/timeline.crash" "$tmp/timeline.want"
+		same "$c/$fmt: ktrace timeline, a second time in the session" "$tmp/timeline2.crash" \
+			"$tmp/timeline.want"
 		# the panicking CPU: crash's bt of the panic task names its CPU
 		want_cpu=$(sed -n 's/.* CPU: \([0-9]*\) .*/\1/p' "$tmp/bt.crash" | head -n1)
 		got_cpu=$("$KTRACE_BIN" -x "$VMLINUX" --panic-cpu "$core" 2>/dev/null)

@@ -327,8 +327,10 @@ struct kt_timeline_opts {
  * @opts: may be NULL
  *
  * Every line is "[%5lu.%06lu] SOURCE " and what the source's own output
- * has: "log" and the record text for the kernel log, the buffer's name
- * and the trace line for an event. Buffers whose clock is not comparable
+ * has: "log", "[T<pid>] " or "[C<cpu>] " and the record's text for the
+ * kernel log, the buffer's name and the trace line for an event; each
+ * line of a multi-line record or event is marked so. Each source keeps
+ * its own order (early-boot printk stamps can go backwards). Buffers whose clock is not comparable
  * with printk's are left out, each with a "# ktrace: timeline:" line
  * saying why. The kernel log must be readable. Return: 0 or -errno.
  */

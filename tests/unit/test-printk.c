@@ -101,6 +101,20 @@ static void test_decode(void)
 			  "\"level\":4,\"facility\":0,\"flags\":2,\"text\":\"two\\nlines\"}"),
 	      "decode: JSON Lines header and record");
 	free(got);
+	/* the fake buffer's clock is no clock ktrace knows: the log alone */
+	{
+		size_t len = 0;
+		FILE *f = open_memstream(&got, &len);
+
+		kt_timeline__write(fs.s, f, NULL);
+		fclose(f);
+		CHECK(strstr(got, "# ktrace: timeline: buffer global not merged: clock unknown is "
+				  "not comparable") &&
+		      strstr(got, "[    1.234567] log [C1] two\n[    1.234567] log [C1] lines\n"),
+		      "timeline: a buffer of an unknown clock left out and said; each line of "
+		      "a record marked");
+		free(got);
+	}
 close:
 	fk_close(&fs);
 out:
