@@ -107,9 +107,9 @@ static const struct probe probes[] = {
 
 	/*
 	 * kernel/printk/printk_ringbuffer.h: the lockless printk ring, 5.10
-	 * ("printk: use the lockless ringbuffer"). Its released form moved
-	 * printk_info out of prb_desc into desc_ring.infos and dropped the dictionary ring for
-	 * printk_info.dev_info (both 5.10-rc1); that is the layout read
+	 * ("printk: use the lockless ringbuffer"). Before 5.10 was released,
+	 * printk_info moved out of prb_desc into desc_ring.infos and the
+	 * dictionary ring gave way to printk_info.dev_info; that layout holds
 	 * through 6.12. flags:5 and level:3 are bit-fields: the target gives
 	 * the byte that holds them.
 	 */
