@@ -267,6 +267,17 @@ const struct kt_log_record *kt_log__panic_record(const struct kt_log *log);
  * the end of its line; NULL if there is no panic record. */
 const char *kt_log__panic_message(const struct kt_log *log);
 
+/**
+ * kt_session__panic_message() - the panic message, a session-level fact
+ * @s: session
+ *
+ * kt_log__panic_message() of the session's kernel log (read on first
+ * use), to go with kt_session__panic_cpu(). Return: the message, or NULL
+ * when the log cannot be read (errno, kt_last_error()) or holds no panic
+ * record (errno ENOENT).
+ */
+const char *kt_session__panic_message(struct kt_session *s);
+
 /* "T<pid>" or "C<cpu>" of @r into @buf; returns @buf */
 const char *kt_log_record__caller(const struct kt_log_record *r, char *buf, size_t len);
 

@@ -118,6 +118,17 @@ const char *kt_log__panic_message(const struct kt_log *log)
 	return log->panic_msg;
 }
 
+const char *kt_session__panic_message(struct kt_session *s)
+{
+	struct kt_log *log = kt_session__log(s);
+
+	if (!log)
+		return NULL;
+	if (!log->panic_msg)
+		errno = ENOENT;
+	return log->panic_msg;
+}
+
 const char *kt_log_record__caller(const struct kt_log_record *r, char *buf, size_t len)
 {
 	if (r->caller_id & KT_LOG_CALLER_CPU)

@@ -91,6 +91,8 @@ static void test_decode(void)
 	CHECK_STR(kt_log_record__caller(r, caller, sizeof(caller)), "T42", "decode: caller T42");
 	CHECK_STR(kt_log__panic_message(log), "Fatal exception", "decode: the panic message");
 	CHECK(kt_log__panic_record(log) == kt_log__record(log, 3), "decode: the panic record");
+	CHECK_STR(kt_session__panic_message(fs.s), "Fatal exception",
+		  "decode: the panic message as a session fact");
 	kt_log__loss(log, &l);
 	CHECK(l.log_records == 5 && !kt_loss__any(&l) && !l.log_overwritten,
 	      "decode: 5 records, nothing lost");
