@@ -31,7 +31,7 @@ static struct fk_kernel *kernel(struct fk_buffer *gb)
 {
 	struct fk_kernel *k = fk_new(1, gb);
 
-	fk_ring_new(k, gb, 0, 2);
+	free(fk_ring_new(k, gb, 0, 2));	/* the view; memory stays in k */
 	return k;
 }
 
