@@ -2,7 +2,8 @@
 # The kernel log (ktrace-extract --dmesg, --timeline) over the vmcore matrix:
 # - --dmesg of every dump format is byte for byte what makedumpfile
 #   --dump-dmesg writes from the same case's kdump-compressed dump (its
-#   1.7.2 refuses QEMU's ELF; no normalisation is needed);
+#   1.7.2 refuses QEMU's ELF; no normalisation is needed), and so is the
+#   log of a makedumpfile -d 31 dump where a case has one;
 # - every kernel line of the guest's console (console.log) is in the log,
 #   once the lines of a multi-line record are given their record's stamp
 #   (the console prints it on each line, makedumpfile indents);
@@ -48,6 +49,16 @@ for c in $(all_cases); do
 			ok "$c/$fmt: --dmesg equals makedumpfile --dump-dmesg ($(wc -l <"$tmp/got") lines)"
 		fi
 	done
+	# makedumpfile -d 31 drops free, cache and user pages, never the log
+	if [ -f "$dir/vmcore.d31" ]; then
+		"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$dir/vmcore.d31" >"$tmp/got" 2>"$tmp/err"
+		rc=$?
+		if [ $rc = 0 ] && cmp -s "$tmp/want" "$tmp/got"; then
+			ok "$c/d31: --dmesg of the makedumpfile -d 31 dump equals the whole dump's"
+		else
+			nok "$c/d31: --dmesg exit $rc, differs: $(first_diff "$tmp/want" "$tmp/got")"
+		fi
+	fi
 	core=$dir/vmcore.kdump
 	"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$core" >"$tmp/log" 2>/dev/null
 	records=$(grep -c '^\[' "$tmp/log")
