@@ -15,6 +15,8 @@ PKG_CONFIG ?= pkg-config
 WARN      := -Wall -Wextra $(WERROR) -Wno-unused-parameter
 TEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtraceevent)
 TEP_LIBS   := $(shell $(PKG_CONFIG) --libs libtraceevent)
+# what libktrace links: libtraceevent, and zlib + zstd for the ticket archives
+LIB_LIBS   := $(TEP_LIBS) -lz -lzstd
 KDUMP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkdumpfile libdw libbpf)
 KDUMP_LIBS   := $(shell $(PKG_CONFIG) --libs libkdumpfile libdw libbpf) -laddrxlat -lelf -lz
 
@@ -63,27 +65,27 @@ $(LIBKTRACE): $(LIB_OBJS)
 
 # the shared library, for make install (the tools link the static one)
 $(O)/libktrace.so: $(LIB_OBJS)
-	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,libktrace.so.0 -o $@ $^ $(TEP_LIBS)
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,libktrace.so.0 -o $@ $^ $(LIB_LIBS)
 
 $(EXTRACT): $(EXTRACT_OBJS) $(LIBKTRACE)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(EXTRACT_OBJS) $(LIBKTRACE) $(KDUMP_LIBS) $(TEP_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(EXTRACT_OBJS) $(LIBKTRACE) $(KDUMP_LIBS) $(LIB_LIBS)
 
 # crash extensions are built against one crash's defs.h (-DX86_64 as crash does)
 $(CRASH_EXT): $(CRASH_SRCS) crash-ext/*.h $(LIBKTRACE) include/ktrace/*.h
 	$(CC) $(ALL_CFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -DX86_64 \
 		-I$(dir $(CRASH_DEFS)) -shared -nostartfiles -Wl,--exclude-libs,ALL -o $@ \
-		$(CRASH_SRCS) $(LIBKTRACE) $(TEP_LIBS) $(ALL_LDFLAGS)
+		$(CRASH_SRCS) $(LIBKTRACE) $(LIB_LIBS) $(ALL_LDFLAGS)
 
 # unit tests of lib/ (test-*) run on the fake kernel of tests/unit/fake-*.h
 $(O)/tests/test-%: tests/unit/test-%.c tests/unit/*.h $(LIBKTRACE)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Ilib -o $@ $< $(LIBKTRACE) $(TEP_LIBS) $(ALL_LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -Ilib -o $@ $< $(LIBKTRACE) $(LIB_LIBS) $(ALL_LDFLAGS)
 
 $(O)/tests/%: tests/unit/%.c $(LIBKTRACE) $(EXTRACT_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KDUMP_CFLAGS) -Iextract -Ilib -o $@ $< \
 		$(filter-out $(O)/extract/main.o,$(EXTRACT_OBJS)) $(LIBKTRACE) \
-		$(KDUMP_LIBS) $(TEP_LIBS) $(ALL_LDFLAGS)
+		$(KDUMP_LIBS) $(LIB_LIBS) $(ALL_LDFLAGS)
 
 units: $(UNIT_BINS)
 
@@ -96,7 +98,7 @@ FUZZERS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(wildcard tests/fuzz/fuzz-*.c)
 
 $(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIB_SRCS) lib/*.h lib/printk/*.h include/ktrace/*.h tests/unit/*.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(TEP_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LIB_LIBS)
 
 fuzzers: $(FUZZERS)
 
@@ -131,6 +133,13 @@ install: all $(O)/libktrace.so
 	install -D -m 0644 include/ktrace/ktrace.h $(DESTDIR)$(PREFIX)/include/ktrace/ktrace.h
 	install -D -m 0644 include/ktrace/target.h $(DESTDIR)$(PREFIX)/include/ktrace/target.h
 	install -D -m 0644 docs/ktrace-extract.1 $(DESTDIR)$(PREFIX)/share/man/man1/ktrace-extract.1
+	install -D -m 0755 scripts/ktrace-qemu $(DESTDIR)$(PREFIX)/bin/ktrace-qemu
+	install -D -m 0644 docs/ktrace-qemu.1 $(DESTDIR)$(PREFIX)/share/man/man1/ktrace-qemu.1
+	install -d $(DESTDIR)$(PREFIX)/lib/ktrace/tools
+	install -m 0644 scripts/ktrace-common.sh scripts/ktrace-qemu-guest.sh scripts/ktrace-qemu-vm.sh \
+		scripts/ktrace-qemu-verdict.sh scripts/qemu-panic-init.sh $(DESTDIR)$(PREFIX)/lib/ktrace/
+	install -m 0755 scripts/fetch-kernel $(DESTDIR)$(PREFIX)/lib/ktrace/
+	install -m 0644 scripts/tools/vmcore-normalize.c $(DESTDIR)$(PREFIX)/lib/ktrace/tools/
 	if [ -f $(CRASH_EXT) ]; then \
 		install -D -m 0644 $(CRASH_EXT) $(DESTDIR)$(CRASH_EXTDIR)/ktrace.so; fi
 

@@ -36,6 +36,7 @@ static const struct {
 	{ "dump", kc_cmd_dump },
 	{ "list", kc_cmd_list },
 	{ "events", kc_cmd_events },
+	{ "ticket", kc_cmd_ticket },
 	{ "dmesg", kc_cmd_dmesg },
 	{ "timeline", kc_cmd_timeline },
 };
@@ -65,6 +66,7 @@ static char *help_ktrace[] = {
 	"       ktrace dump [-i instance] -t file | -j file\n"
 	"       ktrace list\n"
 	"       ktrace events [-v]\n"
+	"       ktrace ticket out\n"
 	"       ktrace dmesg [-j] [-s since] [-u until]\n"
 	"       ktrace timeline [-i instance] [-c cpus] [-s since] [-u until]",
 	"  This command reads the ftrace ring buffers (the kernel's flight recorder)",
@@ -104,6 +106,11 @@ static char *help_ktrace[] = {
 	"      -i instance   only this buffer.",
 	"      -c cpus       only the events of these CPUs.",
 	"      -s, -u        only this time window (seconds).",
+	"    ticket      everything for a support ticket, each ring page read once:",
+	"                summary.txt (release, build-id, panicking CPU and its last",
+	"                events, per buffer time range, counts and loss), trace.txt,",
+	"                trace.jsonl, trace.dat and manifest.sha256; out is a",
+	"                directory, or an archive named .tar, .tar.gz or .tar.zst.",
 	"",
 	"  The first ktrace command reads the tracer's state (layout, trace arrays,",
 	"  event table); later commands reuse it.",
@@ -154,5 +161,9 @@ static char *help_ktrace[] = {
 	"    /tmp/trace.dat: 5263855 bytes of trace.dat",
 	"    crash> ktrace dump -j /tmp/inst.json -i inst",
 	"    /tmp/inst.json: 310606 bytes of JSON",
+	"",
+	"  Everything for a support ticket, as one archive:\n",
+	"    crash> ktrace ticket /tmp/case-1234.tar.zst",
+	"    /tmp/case-1234.tar.zst: ticket written (summary.txt, trace.txt, trace.jsonl, trace.dat, manifest.sha256)",
 	NULL
 };

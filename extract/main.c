@@ -7,6 +7,7 @@
 #include "dump.h"
 #include "options.h"
 #include "profile.h"
+#include "ticket.h"
 
 static int make_profile(const struct kx_options *o)
 {
@@ -68,7 +69,17 @@ open:
 		kx_profile__free(p);
 		return KT_EXIT_NOTRACE;
 	}
-	ret = kx_run(&o, s);
+	if (o.ticket) {
+		struct kx_ticket_src src = { .release = kx_dump__osrelease(d) };
+
+		if (p)
+			src.profile = kx_profile__path(p);
+		else
+			src.vmlinux = kx_dump__vmlinux(d);
+		ret = kx_ticket(&o, s, &src);
+	} else {
+		ret = kx_run(&o, s);
+	}
 	kt_session__free(s);
 	kx_dump__close(d);
 	kx_profile__free(p);

@@ -31,6 +31,8 @@ static void usage(FILE *f)
 	      "      --dat-version N    trace.dat file version: 7 (default, trace-cmd 3.x) or 6\n"
 	      "  -l, --list             list the buffers and what was lost, nothing else\n"
 	      "  -e, --events           print the event table as format text\n"
+	      "  -T, --ticket OUT       everything for a support ticket in one pass: a\n"
+	      "                         directory, or OUT.tar.gz / OUT.tar.zst / OUT.tar\n"
 	      "      --panic-cpu        print the CPU that panicked (\"none\" if the dump\n"
 	      "                         records none), nothing else\n"
 	      "      --dmesg            the kernel log (printk ring buffer) instead of the\n"
@@ -97,6 +99,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		{ "format", required_argument, NULL, 'F' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "events", no_argument, NULL, 'e' },
+		{ "ticket", required_argument, NULL, 'T' },
 		{ "panic-cpu", no_argument, NULL, OPT_PANIC_CPU },
 		{ "dmesg", no_argument, NULL, OPT_DMESG },
 		{ "timeline", no_argument, NULL, OPT_TIMELINE },
@@ -114,7 +117,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->ts_max = UINT64_MAX;
-	while ((c = getopt_long(argc, argv, "x:P:i:c:n:jo:F:lefqvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "x:P:i:c:n:jo:F:lefqvhVT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'x': o->vmlinux = optarg; break;
 		case 'P': o->profile = optarg; break;
@@ -170,6 +173,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 			break;
 		case 'l': o->list_only = true; break;
 		case 'e': o->events = true; break;
+		case 'T': o->ticket = optarg; break;
 		case OPT_PANIC_CPU: o->panic_cpu = true; break;
 		case OPT_DMESG: o->dmesg = true; break;
 		case OPT_TIMELINE: o->timeline = true; break;

@@ -16,6 +16,7 @@ struct kx_options {
 	const char *make_profile;	/* --make-profile: write one, VMCORE optional */
 	const char *btf, *system_map, *release, *build_id;
 	const char *output;	/* NULL or "-": stdout */
+	const char *ticket;	/* --ticket: a directory or .tar[.gz|.zst] */
 	const char *instance;	/* NULL: all */
 	enum kx_format format;
 	bool list_only, events, panic_cpu, force, verbose, no_header, quiet;
@@ -31,6 +32,8 @@ struct kx_options {
 int kx_options__parse(struct kx_options *o, int argc, char **argv);
 /* the work after the dump is open; returns the exit status */
 int kx_run(const struct kx_options *o, struct kt_session *s);
+/* the exit status after the outputs were written (6, 10 or 0); loss on stderr */
+int kx_run_status(const struct kx_options *o, struct kt_session *s, struct kt_buffer *only);
 /* log.c: --dmesg or --timeline into @out; *@status: the exit status */
 int kx_write_log(const struct kx_options *o, struct kt_session *s, struct kt_buffer *only,
 		 FILE *out, int *status);

@@ -303,6 +303,11 @@ void kx_profile__free(struct kx_profile *p)
 	free(p);
 }
 
+const char *kx_profile__path(const struct kx_profile *p)
+{
+	return p->path;
+}
+
 const char *kx_profile__release(const struct kx_profile *p)
 {
 	return p->release;

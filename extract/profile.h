@@ -43,6 +43,8 @@ int kx_profile__load(const char *path, struct kx_profile **out, char *msg,
 		     size_t msglen);
 void kx_profile__free(struct kx_profile *p);
 
+/* the file it was loaded from */
+const char *kx_profile__path(const struct kx_profile *p);
 const char *kx_profile__release(const struct kx_profile *p);
 /* "" when the profile has none */
 const char *kx_profile__build_id(const struct kx_profile *p);

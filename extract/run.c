@@ -160,15 +160,25 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 	}
 	if (o->dmesg || o->timeline)
 		return status;
-	if (!o->list_only && !o->events && nothing_written(s, only)) {
+	if (o->list_only || o->events) {
+		kt_session__loss(s, &l);
+		return kt_loss__any(&l) ? KT_EXIT_PARTIAL : status;
+	}
+	return kx_run_status(o, s, only);
+}
+
+/* after the outputs: tracing never on (6), data lost (10), or 0; loss on stderr */
+int kx_run_status(const struct kx_options *o, struct kt_session *s, struct kt_buffer *only)
+{
+	struct kt_loss l;
+
+	if (nothing_written(s, only)) {
 		fprintf(stderr, "ktrace-extract: %s: the trace buffers are empty: nothing was ever "
 				"written to them (tracing was off)\n", o->vmcore);
 		return KT_EXIT_NOTRACE;
 	}
 	kt_session__loss(s, &l);
-	if (!o->quiet && !o->list_only && !o->events)
+	if (!o->quiet)
 		kt_loss__print(&l, stderr, "ktrace-extract: ");
-	if (kt_loss__any(&l))
-		status = KT_EXIT_PARTIAL;
-	return status;
+	return kt_loss__any(&l) ? KT_EXIT_PARTIAL : KT_EXIT_OK;
 }

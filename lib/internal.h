@@ -139,6 +139,7 @@ struct kt_buffer {
 	char clock[32];
 	struct kt_cpu *cpus;
 	struct kt_loss loss;
+	struct kt_loss open_loss;	/* what the session open counted */
 };
 
 struct kt_kallsyms;
@@ -158,6 +159,10 @@ struct kt_session {
 	int nr_cpu_ids;
 	int panic_cpu;			/* -1: none recorded (panic.c) */
 	const char *panic_cpu_source;	/* the symbol it came from */
+	char *release, *build_id;	/* from VMCOREINFO (ident.c) */
+	bool ident_tried;
+	struct kt_pagecache *pagecache;	/* NULL: ring pages are read each time */
+	uint64_t cache_hits, cache_misses;	/* of caches since freed */
 
 	struct kt_buffer **buffers;
 	int nr_buffers;
@@ -213,6 +218,9 @@ int kt_read_member(struct kt_session *s, uint64_t base, const struct kt_member *
 /* read a NUL-terminated string of at most @max bytes; caller frees */
 int kt_read_string(struct kt_session *s, uint64_t addr, size_t max, char **out);
 int kt_symbol(struct kt_session *s, const char *name, uint64_t *addr);
+/* a ring-buffer sub-buffer, through the page cache when one is on (pagecache.c) */
+int kt_read_page(struct kt_session *s, uint64_t addr, void *buf, uint32_t len);
+void kt_pagecache__free(struct kt_session *s);
 
 static inline uint64_t kt_le64(const void *p)
 {
@@ -245,6 +253,7 @@ int kt_layout__probe(struct kt_session *s);
 /* buffers.c */
 int kt_buffers__load(struct kt_session *s);
 void kt_panic__load(struct kt_session *s);
+void kt_ident__free(struct kt_session *s);
 void kt_buffer__free(struct kt_buffer *b);
 
 /* events.c */

@@ -83,7 +83,7 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 				    const struct kt_open_opts *opts)
 {
 	struct kt_session *s;
-	int err;
+	int err, i;
 
 	if (!target || !target->read || !target->symbol || !target->member ||
 	    !target->type_size) {
@@ -107,6 +107,8 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 		goto fail;
 	probe_flags(s);
 	kt_panic__load(s);
+	for (i = 0; i < s->nr_buffers; i++)
+		s->buffers[i]->open_loss = s->buffers[i]->loss;
 	build_headers(s);
 	if (!(opts && opts->no_events)) {
 		err = kt_events__load(s);
@@ -142,6 +144,8 @@ void kt_session__free(struct kt_session *s)
 	kt_modsyms__free(s->modsyms);
 	kt_trace_printk__free(s);
 	kt_log__free(s->klog);
+	kt_ident__free(s);
+	kt_pagecache__free(s);
 	free(s->header_page);
 	free(s->header_event);
 	free(s);

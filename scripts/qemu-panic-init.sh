@@ -1,7 +1,13 @@
 #!/bin/sh
-# /init of the qemu-panic guest (busybox sh). Loads the modules the host put
-# in /lib/modules, runs the tracing workload of /workload.env, freezes the
-# buffers, copies the ground truth to the ext4 disk /dev/vda (the only disk), and panics.
+# /init of the ktrace-qemu guest (busybox sh). Loads the modules the host put
+# in /lib/modules, then one of two workloads of /workload.env:
+# - the markers (no RUN): runs the tracing workload, freezes the buffers,
+#   copies the ground truth to the ext4 disk /dev/vda (the only disk), and
+#   panics with sysrq-c;
+# - RUN=path: sets up tracing only if the host asked for a run-time set-up
+#   (RUN_SETUP=1; else tracing is as the kernel command line left it), runs
+#   the reproducer as root in /ktrace/files, and waits for the kernel to
+#   panic by itself (CRASH_AFTER_RUN=1: sysrq-c once the reproducer exits).
 # NO_TRACE=1: no workload at all (no event, no marker, buffer_size_kb and
 # tracing_on untouched, so the ring buffers stay unexpanded): only the truth
 # (the kernel's empty trace) and the panic.
@@ -15,9 +21,13 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 log() { echo "ktrace-guest: $*" >/dev/kmsg; echo "ktrace-guest: $*"; }
 fail() { log "FAILED: $*"; poweroff -f; }
 
-for m in $(cat /lib/modules.load 2>/dev/null); do
-	insmod "/lib/modules/$m" 2>/dev/null || log "insmod $m failed (built in?)"
-done
+log "init started on $(nproc) cpus: $(uname -r)"
+# modules.load: one "file.ko [parameter=value ...]" a line, dependencies first
+while read -r m args; do
+	[ -n "$m" ] || continue
+	# shellcheck disable=SC2086 # the parameters are words
+	insmod "/lib/modules/$m" $args 2>/dev/null || log "insmod $m failed (built in?)"
+done </lib/modules.load 2>/dev/null
 
 T=/sys/kernel/tracing
 [ -e $T/trace ] || mount -t tracefs nodev $T || fail "no tracefs"
@@ -62,7 +72,39 @@ markers() {
 	wait
 }
 
-if [ "$NO_TRACE" = 1 ]; then
+if [ -n "$RUN" ]; then
+	if [ "$RUN_SETUP" = 1 ]; then
+		setup $T "$EVENTS" "$BUFFER_KB" "$OPTIONS"
+		if [ -n "$TRACER" ]; then
+			for f in $FTRACE_FILTER; do
+				echo "$f" >>$T/set_ftrace_filter || fail "set_ftrace_filter $f"
+			done
+			echo "$TRACER" >$T/current_tracer || fail "current_tracer=$TRACER"
+		fi
+		if [ -n "$INSTANCE" ]; then
+			mkdir $T/instances/$INSTANCE || fail "mkdir instances/$INSTANCE"
+			setup $T/instances/$INSTANCE "$INSTANCE_EVENTS" \
+				"${INSTANCE_BUFFER_KB:-$BUFFER_KB}" "$INSTANCE_OPTIONS"
+			echo 1 >$T/instances/$INSTANCE/tracing_on
+		fi
+		echo 1 >$T/tracing_on
+	fi
+	sc=
+	for k in panic_on_oops panic_on_warn hung_task_panic hung_task_timeout_secs \
+		softlockup_panic watchdog_thresh; do
+		[ -e /proc/sys/kernel/$k ] && sc="$sc $k=$(cat /proc/sys/kernel/$k)"
+	done
+	log "sysctl:$sc"
+	log "workload start: $RUN"
+	cd /ktrace/files || fail "no /ktrace/files"
+	"$RUN"
+	log "reproducer exited with status $?"
+	if [ "$CRASH_AFTER_RUN" = 1 ]; then
+		log "panicking (sysrq-c) after the reproducer"
+		echo c >/proc/sysrq-trigger
+	fi
+	while :; do sleep 3600; done
+elif [ "$NO_TRACE" = 1 ]; then
 	log "workload: none (NO_TRACE), tracing never enabled"
 else
 	setup $T "$EVENTS" "$BUFFER_KB" "$OPTIONS"
@@ -80,7 +122,7 @@ else
 		echo 1 >$T/instances/$INSTANCE/tracing_on
 	fi
 	echo 1 >$T/tracing_on
-	log "workload: $MARKERS markers, buffer_size_kb=$BUFFER_KB on $(nproc) cpus"
+	log "workload start: $MARKERS markers, buffer_size_kb=$BUFFER_KB on $(nproc) cpus"
 	[ -n "$INSTANCE" ] && [ "$INSTANCE_MARKERS" -gt 0 ] && markers $T/instances/$INSTANCE/trace_marker "$INSTANCE_MARKERS" "ktrace-inst-marker $CASE" &
 	markers $T/trace_marker "$MARKERS" "ktrace-marker $CASE"
 	wait

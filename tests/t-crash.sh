@@ -61,6 +61,7 @@ run_crash() {
 		echo "ktrace timeline > $tmp/timeline.crash"
 		echo "ktrace timeline > $tmp/timeline2.crash"
 		echo "sys > $tmp/sys.crash"
+		echo "ktrace ticket $tmp/ticket.crash"
 		echo "bt > $tmp/bt.crash"
 		echo "q"
 	} >"$tmp/cmds"
@@ -142,6 +143,16 @@ for c in $(cases); do
 		same "$c/$fmt: ktrace timeline" "$tmp/timeline.crash" "$tmp/timeline.want"
 		same "$c/$fmt: ktrace timeline, a second time in the session" "$tmp/timeline2.crash" \
 			"$tmp/timeline.want"
+		# the ticket: the same files as ktrace-extract --ticket writes
+		rm -rf "$tmp/ticket.want"
+		"$KTRACE_BIN" -q -x "$VMLINUX" --ticket "$tmp/ticket.want" "$core" 2>/dev/null
+		for f in trace.txt trace.jsonl trace.dat; do
+			same "$c/$fmt: ktrace ticket: $f" "$tmp/ticket.crash/$f" "$tmp/ticket.want/$f"
+		done
+		grep -v '^types and symbols from:' "$tmp/ticket.crash/summary.txt" >"$tmp/sum.crash" 2>/dev/null
+		grep -v '^types and symbols from:' "$tmp/ticket.want/summary.txt" >"$tmp/sum.want"
+		same "$c/$fmt: ktrace ticket: summary.txt (but its source line)" "$tmp/sum.crash" "$tmp/sum.want"
+		rm -rf "$tmp/ticket.crash"
 		# the panicking CPU: crash's bt of the panic task names its CPU
 		want_cpu=$(sed -n 's/.* CPU: \([0-9]*\) .*/\1/p' "$tmp/bt.crash" | head -n1)
 		got_cpu=$("$KTRACE_BIN" -x "$VMLINUX" --panic-cpu "$core" 2>/dev/null)

@@ -60,18 +60,25 @@ for c in $(cases); do
 	secs=$(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)")
 	dir=$(ls -d "$crash"/2* 2>/dev/null | head -n 1)
 	stamp=${dir##*/}
-	if [ $rc != 0 ] || [ -z "$dir" ] || [ ! -s "$dir/ktrace.$stamp.txt" ] || [ ! -s "$dir/ktrace.$stamp.dat" ]; then
+	if [ $rc != 0 ] || [ -z "$dir" ] || [ ! -s "$dir/ktrace.$stamp/trace.txt" ] || [ ! -s "$dir/ktrace.$stamp/trace.dat" ]; then
 		nok "$c: kdump-tools-ktrace: status $rc, $(ls -A "$crash" "$dir" 2>&1 | tr '\n' ' '): $(tail -n 2 "$tmp/run.err")"
 		continue
 	fi
 	bad=
 	for inst in $INSTANCES; do
-		why=$(contains "$dir/ktrace.$stamp.txt" "$VMCORES/$c/truth/$inst.trace") || bad="$bad $inst: $why"
+		why=$(contains "$dir/ktrace.$stamp/trace.txt" "$VMCORES/$c/truth/$inst.trace") || bad="$bad $inst: $why"
 	done
 	if [ -n "$bad" ]; then
-		nok "$c: ktrace.$stamp.txt:$bad"
+		nok "$c: ktrace.$stamp/trace.txt:$bad"
 	else
-		ok "$c: $dir: ktrace.$stamp.txt ($(stat -c %s "$dir/ktrace.$stamp.txt") B) holds the kernel's trace of $INSTANCES, ktrace.$stamp.dat ($(stat -c %s "$dir/ktrace.$stamp.dat") B); ${secs} s for both, peak RSS of one extraction $(cat "$tmp/rss") KB (the script's /usr/bin/time)"
+		ok "$c: $dir: ktrace.$stamp/trace.txt ($(stat -c %s "$dir/ktrace.$stamp/trace.txt") B) holds the kernel's trace of $INSTANCES, ktrace.$stamp/trace.dat ($(stat -c %s "$dir/ktrace.$stamp/trace.dat") B); ${secs} s for both, peak RSS of one extraction $(cat "$tmp/rss") KB (the script's /usr/bin/time)"
+	fi
+	if (cd "$dir/ktrace.$stamp" && sha256sum -c --quiet manifest.sha256) >/dev/null 2>&1 &&
+		grep -q "^release: $RELEASE$" "$dir/ktrace.$stamp/summary.txt" &&
+		[ -s "$dir/ktrace.$stamp/$RELEASE.profile" ]; then
+		ok "$c: the ticket ktrace.$stamp/: summary.txt names $RELEASE, the profile used is in it, manifest.sha256 verifies"
+	else
+		nok "$c: the ticket ktrace.$stamp/ lacks summary, profile or a verifying manifest: $(ls "$dir/ktrace.$stamp" | tr '\n' ' ')"
 	fi
 	ls -A "$dir" | grep -q '\.tmp' && nok "$c: temporary files left in $dir"
 done
@@ -103,6 +110,23 @@ mkdir -p "$tmp/empty"
 try no-profile 'no usable profile; trying the vmlinux' KTRACE_PROFILES="$tmp/empty"
 try timeout 'timed out\|no time left' KTRACE_TIMEOUT=0
 try size-limit 'cut to the last 4K\|not kept' KTRACE_MAX_SIZE=4K
+d=$(ls -d "$tmp"/fail-size-limit/2*/ktrace.* 2>/dev/null | grep -v '\.log$' | head -n 1)
+if [ -n "$d" ] && [ ! -e "$d/trace.dat" ] && head -n1 "$d/trace.txt" | grep -q 'output cut' &&
+	(cd "$d" && sha256sum -c --quiet manifest.sha256) >/dev/null 2>&1; then
+	ok "size-limit: trace.txt cut, trace.dat dropped, the manifest made again verifies"
+else
+	nok "size-limit: the cut ticket '$d' is not as it should be: $(ls "$d" 2>&1 | tr '\n' ' ')"
+fi
+# the layout before the ticket, still there on request: one run per file
+c2=$tmp/legacy
+KTRACE_FORMATS="txt dat" KTRACE_VMCORE="$core" KDUMP_COREDIR="$c2" \
+	"$D/usr/lib/ktrace/kdump-tools-ktrace" 2>/dev/null
+d=$(ls -d "$c2"/2* 2>/dev/null | head -n 1)
+if [ -n "$d" ] && [ -s "$d/ktrace.${d##*/}.txt" ] && [ -s "$d/ktrace.${d##*/}.dat" ]; then
+	ok "KTRACE_FORMATS=\"txt dat\": ktrace.<stamp>.txt and .dat"
+else
+	nok "KTRACE_FORMATS=\"txt dat\": $(ls -A "$d" 2>&1 | tr '\n' ' ')"
+fi
 KTRACE_ENABLED=0 KTRACE_VMCORE="$core" KDUMP_COREDIR="$tmp/fail-disabled" \
 	"$D/usr/lib/ktrace/kdump-tools-ktrace"
 rc=$?

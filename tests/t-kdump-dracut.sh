@@ -107,16 +107,16 @@ secs=$(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)")
 for m in "${mounts[@]}"; do umount "$m"; done
 mounts=()
 dir=$(ls -d "$R"/sysroot/var/crash/ktrace-* 2>/dev/null | head -n 1)
-if [ $rc != 0 ] || [ -z "$dir" ] || [ ! -s "$dir/ktrace.txt" ] || [ ! -s "$dir/ktrace.dat" ]; then
+if [ $rc != 0 ] || [ -z "$dir" ] || [ ! -s "$dir/ktrace/trace.txt" ] || [ ! -s "$dir/ktrace/trace.dat" ]; then
 	nok "pre hook in the initramfs: status $rc: $(tail -n 3 "$tmp/pre.out" | tr '\n' ' ') $(cat "$dir/ktrace.log" 2>/dev/null | head -n 3)"
 	finish
 fi
 bad=
 for inst in $INSTANCES; do
 	awk 'BEGIN { n = 0; i = 0 } NR==FNR { t[n++] = $0; next } i < n && $0 == t[i] { i++ }
-	     END { exit i < n }' "$VMCORES/$c/truth/$inst.trace" "$dir/ktrace.txt" || bad="$bad $inst"
+	     END { exit i < n }' "$VMCORES/$c/truth/$inst.trace" "$dir/ktrace/trace.txt" || bad="$bad $inst"
 done
 [ -z "$bad" ] &&
-	ok "$c: pre hook in the chroot of the initramfs (profile, no vmlinux): ${dir#$R/sysroot}/ktrace.txt holds the kernel's trace of $INSTANCES, ktrace.dat $(stat -c %s "$dir/ktrace.dat") B; $secs s" ||
-	nok "$c: ktrace.txt lacks the truth of:$bad"
+	ok "$c: pre hook in the chroot of the initramfs (profile, no vmlinux): ${dir#$R/sysroot}/ktrace/trace.txt holds the kernel's trace of $INSTANCES, trace.dat $(stat -c %s "$dir/ktrace/trace.dat") B; $secs s" ||
+	nok "$c: ktrace/trace.txt lacks the truth of:$bad"
 finish

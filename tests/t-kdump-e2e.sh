@@ -23,6 +23,7 @@ for t in qemu-system-x86_64 debugfs mkfs.ext4; do
 	command -v $t >/dev/null || { echo "skip - $t missing"; exit 77; }
 done
 # (re)built only when ktrace-extract or kdump-hooks/ changed
+mkdir -p "$G" || { nok "cannot create $G"; finish; }
 "$top/kdump-hooks/tests/make-guest" "$KTRACE_BIN" 2>"$G/make-guest.err" ||
 	{ nok "make-guest: $(tail -n 3 "$G/make-guest.err")"; finish; }
 rel=$(cat "$G/release")
@@ -80,8 +81,8 @@ if [ -z "$d" ]; then
 fi
 stamp=${d##*/}
 files=$(ls "$d" | tr '\n' ' ')
-if [ -f "$d/dump.$stamp" ] && [ -f "$d/dmesg.$stamp" ] && [ -s "$d/ktrace.$stamp.txt" ] &&
-	[ -s "$d/ktrace.$stamp.dat" ]; then
+if [ -f "$d/dump.$stamp" ] && [ -f "$d/dmesg.$stamp" ] && [ -s "$d/ktrace.$stamp/trace.txt" ] &&
+	[ -s "$d/ktrace.$stamp/trace.dat" ]; then
 	ok "run 1: /var/crash/$stamp/ holds $files"
 else
 	nok "run 1: /var/crash/$stamp/ holds only $files; $(grep 'ktrace' "$con" | tail -n 3 | tr '\n' '|')"
@@ -89,14 +90,14 @@ fi
 if [ -s "$out/run1.truth" ]; then
 	why=$(awk 'BEGIN { n = 0; i = 0 } NR==FNR { t[n++] = $0; next } i < n && $0 == t[i] { i++ }
 		END { if (i < n) printf "truth line %d of %d not found in order: %s", i + 1, n, t[i] }' \
-		"$out/run1.truth" "$d/ktrace.$stamp.txt" 2>/dev/null)
+		"$out/run1.truth" "$d/ktrace.$stamp/trace.txt" 2>/dev/null)
 	last=$(grep -v '^#' "$out/run1.truth" | tail -n 1)
 	if [ -n "$why" ]; then
-		nok "run 1: ktrace.$stamp.txt: $why"
-	elif ! grep -qF -- "${last##*: }" "$d/ktrace.$stamp.txt"; then
+		nok "run 1: ktrace.$stamp/trace.txt: $why"
+	elif ! grep -qF -- "${last##*: }" "$d/ktrace.$stamp/trace.txt"; then
 		nok "run 1: the last event of the truth is not in ktrace's text"
 	else
-		ok "run 1: ktrace.$stamp.txt holds all $(grep -vc '^#' "$out/run1.truth") lines of the kernel's own trace, in order (last: ${last##*: })"
+		ok "run 1: ktrace.$stamp/trace.txt holds all $(grep -vc '^#' "$out/run1.truth") lines of the kernel's own trace, in order (last: ${last##*: })"
 	fi
 else
 	nok "run 1: no truth file on the guest disk"
@@ -116,7 +117,7 @@ boot run2 break_profile
 con=$out/run2.console
 d=$(ls -d "$out"/run2.crash/crash/2* 2>/dev/null | head -n 1)
 stamp=${d##*/}
-if [ -n "$d" ] && [ -f "$d/dump.$stamp" ] && [ -f "$d/dmesg.$stamp" ] && [ ! -e "$d/ktrace.$stamp.txt" ] &&
+if [ -n "$d" ] && [ -f "$d/dump.$stamp" ] && [ -f "$d/dmesg.$stamp" ] && [ ! -e "$d/ktrace.$stamp/trace.txt" ] &&
 	grep -q 'checksum mismatch' "$d/ktrace.$stamp.log" 2>/dev/null; then
 	ok "run 2 (corrupted profile): dump and dmesg saved, no trace, ktrace.$stamp.log says: $(grep -m1 'checksum' "$d/ktrace.$stamp.log" | cut -c1-90)"
 else

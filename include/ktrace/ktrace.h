@@ -107,6 +107,21 @@ void kt_session__loss(const struct kt_session *s, struct kt_loss *loss);
  */
 int kt_session__panic_cpu(const struct kt_session *s, const char **source);
 
+/**
+ * kt_session__cache_pages() - keep ring-buffer sub-buffers after their first read
+ * @max_bytes: memory the cache may hold; 0 turns it off and frees it
+ *
+ * For callers that write several outputs of the same buffers: each page
+ * of the dump is then read once. Return: 0 or -ENOMEM.
+ */
+int kt_session__cache_pages(struct kt_session *s, uint64_t max_bytes);
+/* pages served from the cache, and read from the dump, since it was turned on */
+void kt_session__cache_stats(const struct kt_session *s, uint64_t *hits, uint64_t *misses);
+
+/* OSRELEASE and BUILD-ID (hex) of the crashed kernel's VMCOREINFO; NULL if unknown */
+const char *kt_session__release(struct kt_session *s);
+const char *kt_session__build_id(struct kt_session *s);
+
 /* ----- buffers ----- */
 
 struct kt_cpu_info {
@@ -382,6 +397,37 @@ struct kt_tracedat_opts {
 /* kt_tracedat__write() with options; @opts may be NULL */
 int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *out,
 			    const struct kt_tracedat_opts *opts);
+
+/* ----- the ticket: every output for a support ticket, in one pass ----- */
+
+struct kt_ticket_opts {
+	size_t sz;
+	/* named in summary.txt (may be NULL) */
+	const char *vmcore;
+	/* where types and symbols came from, for summary.txt (may be NULL) */
+	const char *source;
+	/* memory for keeping ring pages between the outputs; 0: 1 GiB */
+	uint64_t cache_bytes;
+	/*
+	 * called with the ticket directory once the library's files are
+	 * written, to add the front end's own (the layout profile); 0 or
+	 * -errno. May be NULL.
+	 */
+	int (*add_files)(void *priv, const char *dir);
+	void *priv;
+};
+
+/**
+ * kt_ticket__write() - write the ticket of this dump
+ * @out: a directory (created if missing), or an archive name ending in
+ *       .tar, .tar.gz, .tgz or .tar.zst
+ *
+ * summary.txt, trace.txt, trace.jsonl, trace.dat, the front end's files
+ * and manifest.sha256, each ring page read from the dump once. What could
+ * be written is kept (and listed in the manifest) after a failure.
+ * Return: 0 or -errno, with the reason in kt_last_error().
+ */
+int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_ticket_opts *opts);
 
 /* "# ktrace: buffer NAME: N cpus, sub-buffer N bytes, clock C", the line
  * the front ends print before a buffer's text */

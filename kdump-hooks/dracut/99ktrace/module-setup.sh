@@ -23,7 +23,7 @@ install() {
 	# the extractor and its libraries (libkdumpfile, libdw, libbpf, ...)
 	inst_binary "${KTRACE_EXTRACT:-$(command -v ktrace-extract)}" /usr/bin/ktrace-extract
 	inst_multiple timeout stat tail sed cut date sync mkdir mv rm awk grep
-	inst_multiple -o logger
+	inst_multiple -o logger sha256sum xargs ls
 	inst_script "$lib/ktrace-kdump-save" /usr/lib/ktrace/ktrace-kdump-save
 	inst_script "$lib/kdump-pre-ktrace" /usr/lib/ktrace/kdump-pre-ktrace
 	# settings, read by the pre script

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KTRACE_EXTRACT_TICKET_H
+#define KTRACE_EXTRACT_TICKET_H
+
+#include "options.h"
+#include "profile.h"
+
+/* where this run's types and symbols came from */
+struct kx_ticket_src {
+	const char *profile;	/* the profile file used, or NULL */
+	const char *vmlinux;	/* the vmlinux used, or NULL */
+	const char *release;	/* the dump's release, names the profile */
+};
+
+/* --ticket: write it; returns the exit status */
+int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_ticket_src *src);
+
+#endif

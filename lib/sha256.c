@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * SHA-256 (FIPS 180-4), for the ticket's manifest: small enough to carry
+ * in libktrace so the kdump initramfs needs no crypto library.
+ */
+#include <string.h>
+#include "sha256.h"
+
+static const uint32_t K[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+	0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+	0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+	0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+	0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+	0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+	0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+	0xc67178f2,
+};
+
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void block(struct kt_sha256 *c, const uint8_t *p)
+{
+	uint32_t w[64], a, b, d, e, f, g, h, cc, t1, t2;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (; i < 64; i++)
+		w[i] = (ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10)) + w[i - 7] +
+		       (ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3)) + w[i - 16];
+	a = c->h[0], b = c->h[1], cc = c->h[2], d = c->h[3];
+	e = c->h[4], f = c->h[5], g = c->h[6], h = c->h[7];
+	for (i = 0; i < 64; i++) {
+		t1 = h + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+		t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & b) ^ (a & cc) ^ (b & cc));
+		h = g, g = f, f = e, e = d + t1;
+		d = cc, cc = b, b = a, a = t1 + t2;
+	}
+	c->h[0] += a, c->h[1] += b, c->h[2] += cc, c->h[3] += d;
+	c->h[4] += e, c->h[5] += f, c->h[6] += g, c->h[7] += h;
+}
+
+void kt_sha256__init(struct kt_sha256 *c)
+{
+	static const uint32_t iv[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+					0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+
+	memcpy(c->h, iv, sizeof(iv));
+	c->len = 0;
+	c->fill = 0;
+}
+
+void kt_sha256__update(struct kt_sha256 *c, const void *data, size_t n)
+{
+	const uint8_t *p = data;
+
+	c->len += n;
+	if (c->fill) {
+		size_t take = 64 - c->fill < n ? 64 - c->fill : n;
+
+		memcpy(c->buf + c->fill, p, take);
+		c->fill += take, p += take, n -= take;
+		if (c->fill < 64)
+			return;
+		block(c, c->buf);
+		c->fill = 0;
+	}
+	for (; n >= 64; p += 64, n -= 64)
+		block(c, p);
+	memcpy(c->buf, p, n);
+	c->fill = n;
+}
+
+void kt_sha256__final(struct kt_sha256 *c, char hex[65])
+{
+	uint64_t bits = c->len * 8;
+	uint8_t pad[72] = { 0x80 };
+	size_t n = (c->fill < 56 ? 56 : 120) - c->fill;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		pad[n + i] = (uint8_t)(bits >> (56 - 8 * i));
+	kt_sha256__update(c, pad, n + 8);
+	for (i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", (c->h[i / 4] >> (24 - 8 * (i % 4))) & 0xff);
+}

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The ticket: everything a support engineer attaches, in one directory or
+ * one archive, from one pass over the dump. The ring pages are kept in
+ * memory after their first read (pagecache.c), so the text, JSON and
+ * trace.dat outputs read each page of the dump once.
+ *
+ *   summary.txt       identity, panic, per buffer time range, counts, loss
+ *   trace.txt         the text ktrace-extract prints (every buffer)
+ *   trace.jsonl       JSON Lines of every buffer
+ *   trace.dat         for trace-cmd report and KernelShark
+ *   (front end)       e.g. the layout profile that was used
+ *   manifest.sha256   "sha256  file" lines: sha256sum -c manifest.sha256
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "internal.h"
+#include "archive.h"
+#include "render.h"
+#include "sha256.h"
+
+#define TICKET_CACHE_DEFAULT	(1ull << 30)
+#define TICKET_PANIC_LAST	20
+
+struct ticket {
+	struct kt_session *s;
+	const struct kt_ticket_opts *o;
+	char *dir;
+	struct kt_loss *loss;	/* per buffer, what one read loses */
+	struct kt_loss *after;	/* per buffer, the counts after the text pass */
+	int err;
+	char msg[512];
+};
+
+static int fail(struct ticket *t, int err, const char *what, const char *name)
+{
+	if (!t->err) {
+		t->err = err;
+		snprintf(t->msg, sizeof(t->msg), "%s %s/%s: %s", what, t->dir, name,
+			 strerror(-err));
+	}
+	return err;
+}
+
+static FILE *create(struct ticket *t, const char *name)
+{
+	char *p;
+	FILE *f;
+
+	if (asprintf(&p, "%s/%s", t->dir, name) < 0) {
+		fail(t, -ENOMEM, "creating", name);
+		return NULL;
+	}
+	f = fopen(p, "w");
+	if (!f)
+		fail(t, -errno, "creating", name);
+	free(p);
+	return f;
+}
+
+static int finish(struct ticket *t, FILE *f, const char *name, int err)
+{
+	if (fflush(f) || ferror(f))
+		err = err ? err : -EIO;
+	if (fclose(f))
+		err = err ? err : -EIO;
+	return err ? fail(t, err, "writing", name) : 0;
+}
+
+static int write_text(struct ticket *t)
+{
+	struct kt_text_opts to = { .sz = sizeof(to), .header = true };
+	struct kt_buffer *b;
+	FILE *f = create(t, "trace.txt");
+	int i, err = 0;
+
+	if (!f)
+		return t->err;
+	kt_session__for_each_buffer(t->s, i, b) {
+		struct kt_loss before = b->loss;
+		uint64_t *l = (uint64_t *)&t->loss[i];
+		const uint64_t *o = (const uint64_t *)&b->open_loss;
+		const uint64_t *bf = (const uint64_t *)&before, *af = (const uint64_t *)&b->loss;
+		size_t k;
+
+		if (i)
+			fputc('\n', f);
+		kt_buffer__print_banner(b, f);
+		err = kt_text__write(t->s, b, f, &to);
+		/*
+		 * what one read of the buffer loses, as if it were the first
+		 * (a crash session may have read it before): the open's
+		 * counts plus what this read added
+		 */
+		for (k = 0; k < sizeof(before) / sizeof(uint64_t); k++)
+			l[k] = o[k] + (af[k] - bf[k]);
+		t->after[i] = b->loss;
+		kt_loss__print(&t->loss[i], f, "# ktrace: ");
+		if (err)
+			break;
+	}
+	return finish(t, f, "trace.txt", err);
+}
+
+/* later passes read the cached pages again: they must not count twice */
+static void restore_loss(struct ticket *t)
+{
+	struct kt_buffer *b;
+	int i;
+
+	kt_session__for_each_buffer(t->s, i, b)
+		b->loss = t->after[i];
+}
+
+static int write_json(struct ticket *t)
+{
+	struct kt_text_opts to = { .sz = sizeof(to), .header = true };
+	struct kt_buffer *b;
+	FILE *f = create(t, "trace.jsonl");
+	int i, err = 0;
+
+	if (!f)
+		return t->err;
+	kt_session__for_each_buffer(t->s, i, b) {
+		err = kt_json__write(t->s, b, f, &to);
+		if (err)
+			break;
+	}
+	restore_loss(t);
+	return finish(t, f, "trace.jsonl", err);
+}
+
+static int write_dat(struct ticket *t)
+{
+	FILE *f = create(t, "trace.dat");
+	int err;
+
+	if (!f)
+		return t->err;
+	err = kt_tracedat__write(t->s, NULL, f);
+	restore_loss(t);
+	return finish(t, f, "trace.dat", err);
+}
+
+static void put_ts(FILE *f, const struct kt_buffer *b, uint64_t ts)
+{
+	if (kt_render__clock_in_ns(b)) {
+		uint64_t us = (ts + 500) / 1000;
+
+		fprintf(f, "%llu.%06llu", (unsigned long long)(us / 1000000),
+			(unsigned long long)(us % 1000000));
+	} else {
+		fprintf(f, "%llu", (unsigned long long)ts);
+	}
+}
+
+static void summary_buffer(struct ticket *t, FILE *f, int idx, struct kt_buffer *b)
+{
+	struct kt_iter_opts io = { .sz = sizeof(io) };
+	struct kt_text_opts to = { .sz = sizeof(to), .last = TICKET_PANIC_LAST, .iter = &io };
+	uint64_t n = 0, first = 0, last = 0, in_buffer, written, mask[KT_CPUMASK_WORDS] = { 0 };
+	int cpu = kt_session__panic_cpu(t->s, NULL);
+	struct kt_record r;
+	struct kt_iter *it;
+
+	kt_buffer__entry_counts(b, &in_buffer, &written);
+	fprintf(f, "\nbuffer %s: %d cpus, sub-buffer %u bytes, clock %s\n", kt_buffer__name(b),
+		kt_buffer__nr_cpus(b), kt_buffer__subbuf_size(b), kt_buffer__clock(b));
+	it = kt_iter__new(b, NULL);
+	while (it && kt_iter__next(it, &r) > 0) {
+		if (!n++)
+			first = r.ts;
+		last = r.ts;
+	}
+	kt_iter__free(it);
+	fprintf(f, "  events recovered: %llu (the kernel counted %llu in the buffer, %llu written)\n",
+		(unsigned long long)n, (unsigned long long)in_buffer, (unsigned long long)written);
+	if (n) {
+		fprintf(f, "  time range: ");
+		put_ts(f, b, first);
+		fprintf(f, " .. ");
+		put_ts(f, b, last);
+		fputc('\n', f);
+	}
+	kt_loss__print(&t->loss[idx], f, "  ");
+	restore_loss(t);
+	if (cpu < 0 || cpu >= KT_CPUMASK_WORDS * 64)
+		return;
+	fprintf(f, "  last events on the panicking cpu %d:\n", cpu);
+	mask[cpu / 64] |= 1ull << (cpu % 64);
+	io.cpumask = mask;
+	io.cpumask_bits = KT_CPUMASK_WORDS * 64;
+	fflush(f);
+	kt_text__write(t->s, b, f, &to);
+	restore_loss(t);
+}
+
+static int write_summary(struct ticket *t)
+{
+	const char *release = kt_session__release(t->s), *bid = kt_session__build_id(t->s);
+	const char *src;
+	int cpu = kt_session__panic_cpu(t->s, &src), i;
+	struct kt_buffer *b;
+	struct kt_loss all;
+	FILE *f = create(t, "summary.txt");
+
+	if (!f)
+		return t->err;
+	fprintf(f, "ktrace ticket\n");
+	if (t->o && t->o->vmcore)
+		fprintf(f, "vmcore: %s\n", t->o->vmcore);
+	if (t->o && t->o->source)
+		fprintf(f, "types and symbols from: %s\n", t->o->source);
+	fprintf(f, "release: %s\n", release ? release : "unknown (no VMCOREINFO text in the dump)");
+	fprintf(f, "build-id: %s\n", bid ? bid : "unknown (VMCOREINFO has no BUILD-ID: before 5.9)");
+	if (cpu >= 0)
+		fprintf(f, "panic cpu: %d (from %s)\n", cpu, src);
+	else
+		fprintf(f, "panic cpu: none recorded (panic_cpu and crashing_cpu unset)\n");
+	memset(&all, 0, sizeof(all));
+	kt_session__for_each_buffer(t->s, i, b) {
+		uint64_t *d = (uint64_t *)&all;
+		const uint64_t *x = (const uint64_t *)&t->loss[i];
+		size_t k;
+
+		for (k = 0; k < sizeof(all) / sizeof(uint64_t); k++)
+			d[k] += x[k];
+	}
+	fprintf(f, "data lost: %s\n", kt_loss__any(&all) ? "yes (see each buffer)" : "no");
+	kt_session__for_each_buffer(t->s, i, b)
+		summary_buffer(t, f, i, b);
+	return finish(t, f, "summary.txt", 0);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* every regular file of the directory but the manifest, sorted */
+static int list_files(struct ticket *t, char ***names, size_t *n)
+{
+	DIR *d = opendir(t->dir);
+	struct dirent *e;
+	size_t cap = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!d)
+		return fail(t, -errno, "listing", ".");
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "manifest.sha256"))
+			continue;
+		if (*n == cap) {
+			char **m = realloc(*names, (cap = cap ? cap * 2 : 16) * sizeof(**names));
+
+			if (!m)
+				break;
+			*names = m;
+		}
+		(*names)[(*n)++] = strdup(e->d_name);
+	}
+	closedir(d);
+	qsort(*names, *n, sizeof(**names), cmp_names);
+	return 0;
+}
+
+static int sha256_file(const char *path, char hex[65])
+{
+	struct kt_sha256 c;
+	char buf[1 << 16];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	kt_sha256__init(&c);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		kt_sha256__update(&c, buf, n);
+	n = ferror(f);
+	fclose(f);
+	if (n)
+		return -EIO;
+	kt_sha256__final(&c, hex);
+	return 0;
+}
+
+static int write_manifest(struct ticket *t, char **names, size_t n)
+{
+	FILE *f = create(t, "manifest.sha256");
+	char hex[65], *p;
+	size_t i;
+	int err = 0;
+
+	if (!f)
+		return t->err;
+	for (i = 0; i < n && !err; i++) {
+		if (asprintf(&p, "%s/%s", t->dir, names[i]) < 0)
+			err = -ENOMEM;
+		else if (!(err = sha256_file(p, hex)))
+			fprintf(f, "%s  %s\n", hex, names[i]);
+		free(p);
+	}
+	return finish(t, f, "manifest.sha256", err);
+}
+
+static char *archive_top(const char *out)
+{
+	const char *base = strrchr(out, '/');
+	char *top = strdup(base ? base + 1 : out), *dot;
+
+	if (top && (dot = strstr(top, ".tar")))
+		*dot = 0;
+	if (top && (dot = strstr(top, ".tgz")))
+		*dot = 0;
+	return top;
+}
+
+static int pack(struct ticket *t, const char *out, char **names, size_t n)
+{
+	struct kt_archive *a = kt_archive__create(out);
+	char *top = archive_top(out), *name, *src;
+	size_t i;
+	int err = 0;
+
+	if (!a || !top) {
+		free(top);
+		kt_archive__close(a, false);
+		snprintf(t->msg, sizeof(t->msg), "cannot create %s: %s", out, strerror(errno));
+		return t->err = -errno;
+	}
+	err = kt_archive__add_dir(a, top);
+	for (i = 0; i <= n && !err; i++) {
+		const char *f = i < n ? names[i] : "manifest.sha256";
+
+		if (asprintf(&name, "%s/%s", top, f) < 0)
+			err = -ENOMEM;
+		else if (asprintf(&src, "%s/%s", t->dir, f) < 0)
+			err = -ENOMEM, free(name);
+		else {
+			err = kt_archive__add_file(a, name, src);
+			free(name);
+			free(src);
+		}
+	}
+	err = kt_archive__close(a, !err) ?: err;
+	if (err)
+		snprintf(t->msg, sizeof(t->msg), "writing %s: %s", out, strerror(-err));
+	free(top);
+	return t->err = err;
+}
+
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *p;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (asprintf(&p, "%s/%s", dir, e->d_name) >= 0) {
+			unlink(p);
+			free(p);
+		}
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_ticket_opts *o)
+{
+	struct ticket t = { .s = s, .o = o };
+	bool archive = kt_archive__kind(out) >= 0;
+	uint64_t cache = o && o->cache_bytes ? o->cache_bytes : TICKET_CACHE_DEFAULT;
+	char **names = NULL;
+	size_t n = 0, i;
+
+	if (archive) {
+		if (asprintf(&t.dir, "%s.d.tmp.%d", out, (int)getpid()) < 0)
+			return kt_err(ENOMEM, "out of memory");
+	} else {
+		t.dir = strdup(out);
+		if (!t.dir)
+			return kt_err(ENOMEM, "out of memory");
+	}
+	if (mkdir(t.dir, 0755) && errno != EEXIST) {
+		int e = errno;
+
+		kt_err(e, "cannot create the ticket directory %s: %s", t.dir, strerror(e));
+		free(t.dir);
+		return -e;
+	}
+	t.loss = calloc(kt_session__buffer_cnt(s) + 1, sizeof(*t.loss));
+	t.after = calloc(kt_session__buffer_cnt(s) + 1, sizeof(*t.after));
+	if (!t.loss || !t.after || kt_session__cache_pages(s, cache)) {
+		free(t.loss);
+		free(t.after);
+		free(t.dir);
+		return kt_err(ENOMEM, "out of memory");
+	}
+	for (i = 0; i < (size_t)kt_session__buffer_cnt(s); i++)
+		t.after[i] = kt_session__buffer(s, (int)i)->loss;
+	if (!write_text(&t) && !write_json(&t) && !write_dat(&t) && !write_summary(&t) &&
+	    o && o->add_files) {
+		int err = o->add_files(o->priv, t.dir);
+
+		if (err)
+			fail(&t, err, "adding front-end files to", ".");
+	}
+	kt_session__cache_pages(s, 0);
+	/* what was written is kept and listed even after a failure */
+	if (!list_files(&t, &names, &n) && !write_manifest(&t, names, n) && archive)
+		pack(&t, out, names, n);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (archive)
+		remove_dir(t.dir);
+	free(t.loss);
+	free(t.after);
+	free(t.dir);
+	if (t.err)
+		return kt_err(-t.err, "%s", t.msg);
+	return 0;
+}

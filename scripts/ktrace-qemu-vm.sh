@@ -1,0 +1,176 @@
+# shellcheck shell=bash
+# ktrace-qemu: the virtual machine (sourced by ktrace-qemu, not run).
+# The accelerator, one boot until the panic (or not), and the capture of
+# the dumps (and of the truth disk of the marker workload).
+
+# /dev/kvm may exist where KVM does not work: nested, QEMU aborts at the first
+# vCPU reset ("failed to set MSR 0x10a"). Probe once (a KVM guest that is
+# still running after 3 s works), cache the answer per host kernel and QEMU,
+# and fall back to TCG. KTRACE_ACCEL=tcg|kvm overrides. The TCG CPU model has
+# 4-level paging like most machines that dump (KTRACE_CPU=max: 5-level).
+probe_kvm() {
+	local key f rc=0
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	key=$(printf '%s %s' "$(uname -r)" "$(qemu-system-x86_64 --version | head -n1)" | sha256sum | cut -c1-12)
+	f=$KTRACE_CACHE/accel-$key
+	if [ ! -s "$f" ]; then
+		mkdir -p "$KTRACE_CACHE"
+		timeout 3 qemu-system-x86_64 -accel kvm -cpu host -machine q35 -nodefaults \
+			-display none -no-reboot >/dev/null 2>&1 || rc=$?
+		if [ $rc -eq 124 ]; then echo kvm >"$f"; else echo tcg >"$f"; fi
+	fi
+	[ "$(cat "$f")" = kvm ]
+}
+accel_name=${KTRACE_ACCEL:-auto}
+if [ "$accel_name" = auto ]; then
+	accel_name=tcg
+	probe_kvm && accel_name=kvm
+fi
+case $accel_name in
+kvm) accel=(-accel kvm -cpu host) ;;
+tcg) accel=(-accel tcg -cpu "${KTRACE_CPU:-max,la57=off}") ;;
+*) usage_err "KTRACE_ACCEL must be auto, kvm or tcg" ;;
+esac
+
+# qmp CMD-JSON...: one QMP session over the unix socket; prints the replies.
+qmp() {
+	local reply
+	reply=$({
+		echo '{"execute":"qmp_capabilities"}'
+		for c; do echo "$c"; done
+		sleep 0.2
+	} | socat -t 600 -T 600 - "UNIX-CONNECT:$work/qmp.sock" 2>/dev/null) || return 1
+	printf '%s\n' "$reply" | grep -v '"QMP"' | grep -v '^{"return": {}}$' || true
+}
+
+stop_qemu() {
+	[ -n "$qpid" ] || return 0
+	kill "$qpid" 2>/dev/null
+	wait "$qpid" 2>/dev/null || true
+	qpid=
+}
+
+# boot: one boot; sets boot_result to panic, early (QEMU ended or the time
+# ran out before /init started: worth a retry), failed (/init could not set
+# up the guest) or nopanic; and the time stamps t_qemu, t_init, t_work
+# (the workload starts), t_exit (the reproducer exited) and t_panic.
+boot() {
+	local st c
+	rm -f "$work/qmp.sock" "$out/console.log"
+	truncate -s 0 "$work/truth.img"
+	truncate -s $((64 + (buffer_kb + ${instance_buffer_kb:-0}) * cpus * 8 / 1024))M "$work/truth.img"
+	mkfs.ext4 -q -F -E lazy_itable_init=1 "$work/truth.img"
+	t_qemu=$(now) t_init= t_work= t_exit= t_panic=
+	qemu-system-x86_64 "${accel[@]}" -smp "$cpus" -m "$mem" \
+		-machine q35 -nodefaults -display none -no-reboot \
+		-kernel "$kernel" -initrd "$work/initrd" -append "$cmdline" \
+		-serial "file:$out/console.log" \
+		-drive "file=$work/truth.img,if=virtio,format=raw,cache=unsafe" \
+		-device pvpanic -device vmcoreinfo -action panic=pause \
+		-qmp "unix:$work/qmp.sock,server=on,wait=off" &
+	qpid=$!
+	while :; do
+		sleep 0.25
+		c=$out/console.log
+		[ -n "$t_init" ] || ! grep -aq 'ktrace-guest: init started' "$c" 2>/dev/null || t_init=$(now)
+		[ -n "$t_work" ] || ! grep -aq 'ktrace-guest: workload start' "$c" 2>/dev/null || t_work=$(now)
+		[ -n "$t_exit" ] || ! grep -aq 'ktrace-guest: reproducer exited' "$c" 2>/dev/null || t_exit=$(now)
+		if ! kill -0 "$qpid" 2>/dev/null; then
+			wait "$qpid" 2>/dev/null || true
+			qpid=
+			note "QEMU exited before a panic"
+			if grep -aq 'ktrace-guest: FAILED' "$c"; then boot_result=failed
+			elif [ -z "$t_init" ]; then boot_result=early
+			else boot_result=nopanic; fi
+			return
+		fi
+		if [ -S "$work/qmp.sock" ]; then
+			st=$(qmp '{"execute":"query-status"}' | grep -o '"status": "[a-z-]*"' || true)
+			case $st in *guest-panicked*) t_panic=$(now); boot_result=panic; return ;; esac
+		fi
+		# A kernel without a pvpanic driver still says so on the console.
+		if grep -aq 'Kernel panic - not syncing' "$c" 2>/dev/null; then
+			t_panic=$(now)
+			sleep 1
+			qmp '{"execute":"stop"}' >/dev/null
+			note "panic seen on the console (no pvpanic event): stopped the guest"
+			boot_result=panic
+			return
+		fi
+		if grep -aq 'ktrace-guest: FAILED' "$c" 2>/dev/null; then
+			stop_qemu
+			boot_result=failed
+			return
+		fi
+		if [ -n "$t_exit" ] && [ "$(phase "$t_exit" "$(now)" 0)" -ge "$grace" ]; then
+			note "the reproducer exited and no panic followed in ${grace}s"
+			stop_qemu
+			boot_result=nopanic
+			return
+		fi
+		if [ "$(phase "$t_qemu" "$(now)" 0)" -ge "$timeout" ]; then
+			note "no panic after ${timeout}s (${st:-no QMP status})"
+			stop_qemu
+			if [ -z "$t_init" ]; then boot_result=early; else boot_result=nopanic; fi
+			return
+		fi
+	done
+}
+
+# phase T0 T1 [DIGITS]: seconds from T0 to T1
+phase() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN { printf "%.*f\n", d, b - a }'; }
+
+capture() {
+	local need_elf=
+	note "guest panicked after $(phase "$t_qemu" "$t_panic")s ($accel_name); dumping"
+	rm -f "$out"/vmcore.*
+	dump() {
+		local r
+		r=$(qmp "{\"execute\":\"dump-guest-memory\",\"arguments\":{\"paging\":false,\"protocol\":\"file:$1\",\"format\":\"$2\"}}")
+		case $r in *error*) die "dump-guest-memory $2: $r" ;; esac
+		[ -s "$1" ] || die "dump-guest-memory $2 wrote nothing"
+	}
+	case " $formats " in *" elf "* | *" kdump "* | *" d31 "*) need_elf=1 ;; esac
+	[ -n "$need_elf" ] && dump "$out/vmcore.elf" elf
+	case " $formats " in *" flat "*) dump "$out/vmcore.flat" kdump-zlib ;; esac
+	qmp '{"execute":"quit"}' >/dev/null || true
+	wait "$qpid" 2>/dev/null || true
+	qpid=
+
+	# the truth, when the marker workload got as far as saving it (a panic
+	# in early boot or module init comes before)
+	if [ "$mode" = markers ] && { [ -n "$fixture" ] || grep -aq 'ktrace-guest: truth saved' "$out/console.log"; }; then
+		rm -rf "$out/truth"
+		mkdir -p "$out/truth"
+		debugfs -R "rdump / $out/truth" "$work/truth.img" >/dev/null 2>&1 || true
+		if [ -d "$out/truth/lost+found" ]; then rmdir "$out/truth/lost+found"; fi
+		[ -s "$out/truth/global.trace" ] || die "no truth/global.trace on the truth disk"
+		{
+			[ -n "$no_trace" ] || q LAST_MARKER_global "$last_global"
+			[ -z "$instance" ] || q "LAST_MARKER_$instance" "$last_instance"
+		} >"$out/workload.env"
+	fi
+
+	# QEMU's ELF has its program headers at offset 192, where makedumpfile
+	# 1.7.2 does not look: it reads a normalised copy. The VMCOREINFO note is
+	# enough for makedumpfile (-x vmlinux is 20 times slower); -x only as a
+	# fallback.
+	kdump() { # OUT LEVEL
+		local norm=$work/vmcore.norm
+		if [ ! -e "$norm" ]; then
+			cp "$out/vmcore.elf" "$norm"
+			chmod u+w "$norm"
+			"$(ktrace_tool vmcore-normalize)" "$norm"
+		fi
+		rm -f "$1"
+		makedumpfile -c -d "$2" "$norm" "$1" >"$work/makedumpfile.log" 2>&1 ||
+			{ rm -f "$1"; makedumpfile -c -d "$2" -x "$vmlinux" "$norm" "$1" >"$work/makedumpfile.log" 2>&1; } ||
+			{ cat "$work/makedumpfile.log" >&2; die "makedumpfile -d $2 failed"; }
+	}
+	case " $formats " in *" kdump "*) kdump "$out/vmcore.kdump" 17 ;; esac
+	case " $formats " in *" d31 "*) kdump "$out/vmcore.d31" 31 ;; esac
+	case " $formats " in *" elf "*) ;; *) rm -f "$out/vmcore.elf" ;; esac
+	rm -f "$work/vmcore.norm"
+	chmod 0644 "$out"/vmcore.*
+	t_captured=$(now)
+}

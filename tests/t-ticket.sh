@@ -1,0 +1,103 @@
+#!/bin/bash
+# ktrace-extract --ticket on every fixture: the ticket's trace.txt,
+# trace.jsonl and trace.dat are byte for byte what the separate runs write,
+# its manifest verifies with sha256sum -c, summary.txt names the dump's
+# release, build-id and panicking CPU, its layout profile reads the dump
+# again to the same text, every ring page was read from the dump once, and
+# the .tar.gz / .tar.zst forms hold the same files.
+. "$(dirname "$0")/lib.sh"
+[ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
+[ -n "$(cases)" ] || { echo "skip - no vmcore fixtures in $VMCORES (run scripts/make-vmcores)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for c in $(cases); do
+	dir=$VMCORES/$c
+	unset VMLINUX FORMATS RELEASE
+	. "$dir/case.env"
+	core=$dir/vmcore.kdump
+	[ -f "$core" ] || core=$dir/vmcore.elf
+	t=$tmp/$c
+	"$KTRACE_BIN" -v -x "$VMLINUX" --ticket "$t" "$core" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc != 0 ] && [ $rc != 10 ]; then
+		nok "$c: --ticket exit $rc: $(tail -n1 "$tmp/err")"
+		continue
+	fi
+	"$KTRACE_BIN" -q -x "$VMLINUX" "$core" >"$tmp/want.txt" 2>/dev/null
+	"$KTRACE_BIN" -q -j -x "$VMLINUX" "$core" >"$tmp/want.jsonl" 2>/dev/null
+	"$KTRACE_BIN" -q -x "$VMLINUX" -o "$tmp/want.dat" "$core" 2>/dev/null
+	for f in txt jsonl dat; do
+		if [ -s "$tmp/want.$f" ] && cmp -s "$tmp/want.$f" "$t/trace.$f"; then
+			ok "$c: trace.$f is what the separate run writes"
+		else
+			nok "$c: trace.$f differs from the separate run's"
+		fi
+	done
+	if (cd "$t" && sha256sum -c --quiet manifest.sha256) >/dev/null 2>&1 &&
+		[ "$(wc -l <"$t/manifest.sha256")" = "$(ls "$t" | grep -vc '^manifest.sha256$')" ]; then
+		ok "$c: manifest.sha256 lists and verifies every file"
+	else
+		nok "$c: manifest.sha256 does not verify or misses a file"
+	fi
+	bid=$(readelf -n "$VMLINUX" | sed -n 's/.*Build ID: //p' | head -n1)
+	cpu=$("$KTRACE_BIN" -x "$VMLINUX" --panic-cpu "$core" 2>/dev/null)
+	if grep -qx "release: $RELEASE" "$t/summary.txt" && grep -qx "build-id: $bid" "$t/summary.txt" &&
+		grep -q "^panic cpu: $cpu (from panic_cpu)$" "$t/summary.txt" &&
+		grep -q "last events on the panicking cpu $cpu:" "$t/summary.txt"; then
+		ok "$c: summary.txt names release, build-id $bid and panic cpu $cpu"
+	else
+		nok "$c: summary.txt lacks release $RELEASE, build-id $bid or panic cpu $cpu"
+	fi
+	# the kernel's own last line on the panicking CPU is in the summary
+	last=$(grep -v '^#' "$dir/truth/global.trace" | grep -F "[$(printf %03d "$cpu")]" | tail -n1)
+	if [ -n "$last" ] && grep -qF -- "$last" "$t/summary.txt"; then
+		ok "$c: summary.txt shows the truth's last event on cpu $cpu"
+	else
+		nok "$c: summary.txt lacks the truth's last event on cpu $cpu: '$last'"
+	fi
+	read_pages=$(sed -n 's/.*ring pages read from the dump \([0-9]*\),.*/\1/p' "$tmp/err")
+	loss_pages=$(sed -n 's/^ktrace-extract: pages read: \([0-9]*\),.*/\1/p' "$tmp/err")
+	if [ -n "$read_pages" ] && [ "$read_pages" = "$loss_pages" ]; then
+		ok "$c: each of the $read_pages ring pages read from the dump once"
+	else
+		nok "$c: ring pages read from the dump '$read_pages', pages in the buffers '$loss_pages'"
+	fi
+	prof=$(ls "$t"/*.profile 2>/dev/null | head -n1)
+	if [ -n "$prof" ] && "$KTRACE_BIN" -q -P "$prof" "$core" 2>/dev/null | cmp -s - "$tmp/want.txt"; then
+		ok "$c: the ticket's profile reads the dump again to the same text"
+	else
+		nok "$c: the ticket's profile '$prof' does not read the dump to the same text"
+	fi
+done
+
+# archives, on one case: the same files, a manifest that verifies
+c=$(cases | head -n1)
+. "$VMCORES/$c/case.env"
+for sfx in tar.gz tar.zst; do
+	a=$tmp/ticket-$c.$sfx
+	"$KTRACE_BIN" -q -x "$VMLINUX" --ticket "$a" "$VMCORES/$c/vmcore.kdump" 2>"$tmp/err"
+	rc=$?
+	mkdir -p "$tmp/un-$sfx"
+	if [ $rc = 0 ] && tar -xf "$a" -C "$tmp/un-$sfx" &&
+		(cd "$tmp/un-$sfx/ticket-$c" && sha256sum -c --quiet manifest.sha256) &&
+		[ "$(ls "$tmp/un-$sfx/ticket-$c")" = "$(ls "$tmp/$c")" ] &&
+		cmp -s "$tmp/un-$sfx/ticket-$c/trace.txt" "$tmp/$c/trace.txt"; then
+		ok "$c: --ticket X.$sfx: tar reads it, same files, manifest verifies"
+	else
+		nok "$c: --ticket X.$sfx (exit $rc): $(tail -n1 "$tmp/err")"
+	fi
+	if ls "$tmp" | grep -q '\.tmp\.'; then
+		nok "$c: --ticket X.$sfx left a temporary file or directory behind"
+	fi
+done
+
+# a ticket that cannot be written: exit 1 with the path in the message
+"$KTRACE_BIN" -q -x "$VMLINUX" --ticket "$tmp/no/such/dir" "$VMCORES/$c/vmcore.kdump" 2>"$tmp/err"
+rc=$?
+if [ $rc = 1 ] && grep -q "$tmp/no/such/dir" "$tmp/err"; then
+	ok "unwritable ticket directory: exit 1, $(head -n1 "$tmp/err" | cut -c1-100)"
+else
+	nok "unwritable ticket directory: exit $rc: $(head -n1 "$tmp/err")"
+fi
+finish
