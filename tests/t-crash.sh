@@ -146,7 +146,7 @@ for c in $(cases); do
 		# the ticket: the same files as ktrace-extract --ticket writes
 		rm -rf "$tmp/ticket.want"
 		"$KTRACE_BIN" -q -x "$VMLINUX" --ticket "$tmp/ticket.want" "$core" 2>/dev/null
-		for f in trace.txt trace.jsonl trace.dat; do
+		for f in trace.txt trace.jsonl trace.dat dmesg.txt timeline.txt; do
 			same "$c/$fmt: ktrace ticket: $f" "$tmp/ticket.crash/$f" "$tmp/ticket.want/$f"
 		done
 		grep -v '^types and symbols from:' "$tmp/ticket.crash/summary.txt" >"$tmp/sum.crash" 2>/dev/null
