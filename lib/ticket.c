@@ -183,7 +183,8 @@ static int write_log(struct ticket *t)
 			if (!kt_clock__comparable(kt_buffer__clock(b), NULL))
 				continue;
 			snprintf(prefix, sizeof(prefix), "# ktrace: %s: ", kt_buffer__name(b));
-			kt_loss__print(&b->loss, f, prefix);
+			/* one read as if the first (a crash session may have read more) */
+			kt_loss__print(&t->loss[i], f, prefix);
 		}
 	}
 	return finish(t, f, "timeline.txt", err);
