@@ -41,6 +41,12 @@ static void usage(FILE *f)
 	      "                         directory, or OUT.tar.gz / OUT.tar.zst / OUT.tar\n"
 	      "      --panic-cpu        print the CPU that panicked (\"none\" if the dump\n"
 	      "                         records none), nothing else\n"
+	      "      --dmesg            the kernel log (printk ring buffer) instead of the\n"
+	      "                         trace, as makedumpfile --dump-dmesg writes it\n"
+	      "                         (JSON Lines with --json)\n"
+	      "      --timeline         kernel log records and trace events merged by time\n"
+	      "                         stamp, each line marked by its source (buffers whose\n"
+	      "                         clock is not comparable with printk's are left out)\n"
 	      "      --no-header        no header block before each buffer\n"
 	      "  -f, --force            accept a vmlinux that does not match the dump\n"
 	      "  -q, --quiet            no loss summary on stderr\n"
@@ -63,7 +69,8 @@ static void usage(FILE *f)
 	      "filtered or corrupt pages, broken page lists, unknown events, damaged BTF or\n"
 	      "kallsyms in the dump); 1 failure;\n"
 	      "2 usage; 3 the dump cannot be read; 4 no usable debuginfo (or a corrupted\n"
-	      "profile); 5 vmlinux or profile does not match the dump; 6 the dump holds no usable trace buffer.\n", f);
+	      "profile); 5 vmlinux or profile does not match the dump; 6 the dump holds no usable trace buffer\n"
+	      "(--dmesg, --timeline: no readable kernel log).\n", f);
 }
 
 static int parse_secs(const char *arg, uint64_t *ns)
@@ -82,7 +89,8 @@ static int parse_secs(const char *arg, uint64_t *ns)
 int kx_options__parse(struct kx_options *o, int argc, char **argv)
 {
 	enum { OPT_DAT_VERSION = 300, OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER, OPT_MAKE_PROFILE,
-	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID, OPT_PANIC_CPU, OPT_FROM_DUMP };
+	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID, OPT_PANIC_CPU, OPT_FROM_DUMP,
+	       OPT_DMESG, OPT_TIMELINE };
 	static const struct option longopts[] = {
 		{ "vmlinux", required_argument, NULL, 'x' },
 		{ "profile", required_argument, NULL, 'P' },
@@ -105,6 +113,8 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		{ "events", no_argument, NULL, 'e' },
 		{ "ticket", required_argument, NULL, 'T' },
 		{ "panic-cpu", no_argument, NULL, OPT_PANIC_CPU },
+		{ "dmesg", no_argument, NULL, OPT_DMESG },
+		{ "timeline", no_argument, NULL, OPT_TIMELINE },
 		{ "no-header", no_argument, NULL, OPT_NO_HEADER },
 		{ "force", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -178,6 +188,8 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		case 'e': o->events = true; break;
 		case 'T': o->ticket = optarg; break;
 		case OPT_PANIC_CPU: o->panic_cpu = true; break;
+		case OPT_DMESG: o->dmesg = true; break;
+		case OPT_TIMELINE: o->timeline = true; break;
 		case OPT_NO_HEADER: o->no_header = true; break;
 		case 'f': o->force = true; break;
 		case 'q': o->quiet = true; break;
@@ -213,6 +225,19 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 
 		if (n > 4 && !strcmp(o->output + n - 4, ".dat"))
 			o->format = KX_DAT;
+	}
+	if (o->dmesg && o->timeline) {
+		fprintf(stderr, "ktrace-extract: --dmesg and --timeline exclude each other\n");
+		return KT_EXIT_USAGE;
+	}
+	if ((o->dmesg || o->timeline) && o->format == KX_DAT) {
+		fprintf(stderr, "ktrace-extract: --%s writes text or JSON, not trace.dat\n",
+			o->dmesg ? "dmesg" : "timeline");
+		return KT_EXIT_USAGE;
+	}
+	if (o->timeline && o->format == KX_JSON) {
+		fprintf(stderr, "ktrace-extract: --timeline writes text only\n");
+		return KT_EXIT_USAGE;
 	}
 	if (o->ts_min > o->ts_max) {
 		fprintf(stderr, "ktrace-extract: --since is after --until\n");

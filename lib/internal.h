@@ -91,6 +91,18 @@ struct kt_layout {
 	/* trace_entry (common fields) */
 	struct kt_member te_type, te_flags, te_preempt_count, te_pid;
 
+	/*
+	 * the kernel log: the lockless printk ring buffer of 5.10+
+	 * (kernel/printk/printk_ringbuffer.h); absent before
+	 */
+	struct kt_member prb_desc_ring, prb_text_data_ring, prb_fail;
+	struct kt_member pdr_count_bits, pdr_descs, pdr_infos, pdr_head_id, pdr_tail_id;
+	struct kt_member pda_size_bits, pda_data, pda_head_lpos, pda_tail_lpos;
+	struct kt_member pd_state_var, pd_text_begin, pd_text_next;
+	struct kt_member pi_seq, pi_ts_nsec, pi_text_len, pi_facility, pi_flags, pi_level,
+		pi_caller_id, pi_subsystem, pi_device;
+	uint32_t prb_desc_size, printk_info_size;	/* 0: type unknown */
+
 	uint32_t page_size;
 };
 
@@ -171,6 +183,11 @@ struct kt_session {
 	uint64_t *printk_addrs;
 	int nr_printk;
 	bool printk_tried;
+	/* the kernel log (printk/), read on first use */
+	struct kt_log *klog;
+	bool klog_tried;
+	int klog_err;
+	char klog_errmsg[256];
 
 	/* text sink state (libtraceevent handle) */
 	void *tep;
@@ -244,7 +261,7 @@ void kt_buffer__free(struct kt_buffer *b);
 int kt_events__load(struct kt_session *s);
 void kt_events__free(struct kt_session *s);
 
-/* cmdlines.c, kallsyms.c, printk.c */
+/* cmdlines.c, kallsyms.c, trace_printk.c */
 void kt_cmdlines__free(struct kt_cmdlines *c);
 void kt_modsyms__free(struct kt_modsyms *m);
 /* a loaded module's symbol containing @addr (modsyms.c) */
@@ -253,7 +270,13 @@ const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *st
 /* the symbol holding @addr: start, size, module name or NULL (kallsyms.c) */
 const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
 			     uint64_t *size, const char **module);
-void kt_printk__free(struct kt_session *s);
+void kt_trace_printk__free(struct kt_session *s);
+/* printk/: the kernel log */
+void kt_log__free(struct kt_log *log);
+/* the "kernel log records: ..." line of kt_loss__print() */
+void kt_loss__print_log(const struct kt_loss *l, FILE *out, const char *prefix);
+/* json.c: @p (at most @max bytes, up to a NUL) as a JSON string */
+void kt_json__str(FILE *out, const char *p, size_t max);
 
 /* page.c: validate and walk one sub-buffer */
 struct kt_page_cursor {

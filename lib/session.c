@@ -149,7 +149,8 @@ void kt_session__free(struct kt_session *s)
 	if (!s->kallsyms_borrowed)
 		kt_kallsyms__free(s->kallsyms);
 	kt_modsyms__free(s->modsyms);
-	kt_printk__free(s);
+	kt_trace_printk__free(s);
+	kt_log__free(s->klog);
 	kt_ident__free(s);
 	kt_pagecache__free(s);
 	free(s->header_page);
@@ -192,6 +193,18 @@ void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
 		for (k = 0; k < sizeof(*loss) / sizeof(uint64_t); k++)
 			d[k] += x[k];
 	}
+	/* the kernel log, once it was read; its counts are its own members */
+	if (s->klog) {
+		struct kt_loss ll;
+
+		kt_log__loss(s->klog, &ll);
+		loss->log_records = ll.log_records;
+		loss->log_overwritten = ll.log_overwritten;
+		loss->log_dropped = ll.log_dropped;
+		loss->log_inflight = ll.log_inflight;
+		loss->log_corrupt = ll.log_corrupt;
+		loss->log_unreadable = ll.log_unreadable;
+	}
 }
 
 const char *kt_session__header_page(const struct kt_session *s) { return s->header_page; }
@@ -200,7 +213,8 @@ const char *kt_session__header_event(const struct kt_session *s) { return s->hea
 bool kt_loss__any(const struct kt_loss *l)
 {
 	return l->pages_unreadable || l->pages_filtered || l->pages_corrupt ||
-	       l->pages_zero || l->list_anomalies || l->events_unknown;
+	       l->pages_zero || l->list_anomalies || l->events_unknown || l->log_corrupt ||
+	       l->log_unreadable;
 }
 
 void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
@@ -217,4 +231,8 @@ void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 		(unsigned long long)l->events_overrun, (unsigned long long)l->events_dropped,
 		(unsigned long long)l->events_missed_pages, (unsigned long long)l->events_unknown,
 		(unsigned long long)l->inflight_bytes);
+	/* only where the kernel log was read: trace output stays as it was */
+	if (l->log_records || l->log_corrupt || l->log_unreadable || l->log_dropped ||
+	    l->log_inflight || l->log_overwritten)
+		kt_loss__print_log(l, out, prefix);
 }

@@ -34,6 +34,20 @@ for c in $(cases); do
 			nok "$c: trace.$f differs from the separate run's"
 		fi
 	done
+	for f in dmesg timeline; do
+		"$KTRACE_BIN" -q -x "$VMLINUX" --$f "$core" >"$tmp/want.$f" 2>/dev/null
+		if [ -s "$tmp/want.$f" ] && cmp -s "$tmp/want.$f" "$t/$f.txt"; then
+			ok "$c: $f.txt is what --$f writes"
+		else
+			nok "$c: $f.txt differs from what --$f writes"
+		fi
+	done
+	if grep -q '^panic message: sysrq triggered crash$' "$t/summary.txt" &&
+		grep -q '^uptime at the panic: [0-9]*\.[0-9]\{6\} s' "$t/summary.txt"; then
+		ok "$c: summary.txt has the panic message and the uptime at the panic"
+	else
+		nok "$c: summary.txt lacks the panic message or the uptime at the panic"
+	fi
 	if (cd "$t" && sha256sum -c --quiet manifest.sha256) >/dev/null 2>&1 &&
 		[ "$(wc -l <"$t/manifest.sha256")" = "$(ls "$t" | grep -vc '^manifest.sha256$')" ]; then
 		ok "$c: manifest.sha256 lists and verifies every file"
