@@ -53,6 +53,9 @@ struct kt_loss {
 	uint64_t events_unknown;	/* records whose event id is not in the table */
 	uint64_t inflight_bytes;	/* reserved but not committed (write - commit) */
 	uint64_t list_anomalies;	/* page-list pointers that were broken or looped */
+	/* records the kernel printed in a way ktrace cannot (yet): an option
+	 * or tracer it does not render; said on stderr, never printed wrongly */
+	uint64_t events_unrendered;
 };
 
 struct kt_open_opts {
