@@ -48,7 +48,8 @@ static void usage(FILE *f)
 	      "/proc/kallsyms.\n"
 	      "\n"
 	      "Exit status: 0 trace written; 10 trace written but data was lost (unreadable,\n"
-	      "filtered or corrupt pages, broken page lists, unknown events); 1 failure;\n"
+	      "filtered or corrupt pages, broken page lists, unknown events, records not\n"
+	      "printed as the kernel would: an option or tracer said on stderr); 1 failure;\n"
 	      "2 usage; 3 the dump cannot be read; 4 no usable debuginfo (or a corrupted\n"
 	      "profile); 5 vmlinux or profile does not match the dump; 6 the dump holds no usable trace buffer.\n", f);
 }
