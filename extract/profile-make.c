@@ -141,6 +141,8 @@ static const struct question questions[] = {
 	{ 's', "panic_cpu", NULL }, { 's', "crashing_cpu", NULL },
 	/* ident.c */
 	{ 's', "vmcoreinfo_data", NULL }, { 's', "vmcoreinfo_size", NULL },
+	/* options.c: record-tgid */
+	{ 's', "tgid_map", NULL }, { 's', "tgid_map_max", NULL },
 	/* trace_clocks[] functions (buffers.c) */
 	{ 's', "trace_clock_local", NULL }, { 's', "trace_clock_global", NULL },
 	{ 's', "trace_clock_counter", NULL }, { 's', "trace_clock_jiffies", NULL },

@@ -127,9 +127,28 @@ struct kt_cpu {
 	uint64_t reader_page, head_page, commit_page, tail_page, pages;
 };
 
+/*
+ * The trace options of one trace array (trace_array.trace_flags, bits
+ * TRACE_ITER_*_BIT of kernel/trace/trace.h; options.c) that change what
+ * its trace file prints. When trace_flags cannot be read: the defaults.
+ */
+struct kt_trace_opts {
+	bool loaded;		/* kt_opts__load() ran */
+	bool known;		/* read from the dump, not the defaults */
+	bool irq_info, context_info, print_parent;	/* on by default */
+	bool record_tgid, sym_offset, sym_addr, raw, hex, bin, sym_userobj;
+	/* options that change the output in ways ktrace does not print */
+	bool verbose, latency_fmt, printk_msgonly, fields;
+	/* current_tracer: only nop and function print through print_trace_fmt() */
+	char tracer[32];
+	bool tracer_own_output;
+	bool warned_bin, warned_userobj;
+};
+
 struct kt_buffer {
 	struct kt_session *s;
 	int hash_ptr;		/* -1 unknown, 0 raw %px, 1 hashed */
+	struct kt_trace_opts opts;
 	char *name;
 	bool global;
 	uint64_t tr;		/* struct trace_array * */
@@ -196,6 +215,9 @@ struct kt_session {
 	bool ptr_key_ok;
 	uint64_t ptr_key[2];
 	bool no_hash_pointers;
+	/* record-tgid: the pid -> tgid map (tgid_map, tgid_map_max) */
+	bool tgid_tried;
+	uint64_t tgid_map, tgid_map_max;
 
 	/* enum-derived values (TRACE_FLAG_*) */
 	struct {
@@ -303,6 +325,12 @@ int kt_page__load(struct kt_page_cursor *c, const struct kt_layout *l,
  */
 int kt_page__next(struct kt_page_cursor *c, const uint8_t **data, uint32_t *size,
 		  uint64_t *ts);
+
+/* options.c: the trace options of @b, read once */
+const struct kt_trace_opts *kt_opts__load(struct kt_session *s, struct kt_buffer *b);
+/* trace_find_tgid(): 0 when unknown */
+int kt_opts__tgid(struct kt_session *s, int pid);
+void kt_opts__header(struct kt_session *s, struct kt_buffer *b, FILE *out);
 
 /* pages.c */
 int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cur);

@@ -213,8 +213,8 @@ const char *kt_session__header_event(const struct kt_session *s) { return s->hea
 bool kt_loss__any(const struct kt_loss *l)
 {
 	return l->pages_unreadable || l->pages_filtered || l->pages_corrupt ||
-	       l->pages_zero || l->list_anomalies || l->events_unknown || l->log_corrupt ||
-	       l->log_unreadable;
+	       l->pages_zero || l->list_anomalies || l->events_unknown ||
+	       l->events_unrendered || l->log_corrupt || l->log_unreadable;
 }
 
 void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
@@ -231,6 +231,10 @@ void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 		(unsigned long long)l->events_overrun, (unsigned long long)l->events_dropped,
 		(unsigned long long)l->events_missed_pages, (unsigned long long)l->events_unknown,
 		(unsigned long long)l->inflight_bytes);
+	if (l->events_unrendered)
+		fprintf(out, "%sevents not printed as the kernel would (an option or tracer "
+			     "ktrace does not render): %llu\n", prefix,
+			(unsigned long long)l->events_unrendered);
 	/* only where the kernel log was read: trace output stays as it was */
 	if (l->log_records || l->log_corrupt || l->log_unreadable || l->log_dropped ||
 	    l->log_inflight || l->log_overwritten)

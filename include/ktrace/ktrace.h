@@ -53,6 +53,9 @@ struct kt_loss {
 	uint64_t events_unknown;	/* records whose event id is not in the table */
 	uint64_t inflight_bytes;	/* reserved but not committed (write - commit) */
 	uint64_t list_anomalies;	/* page-list pointers that were broken or looped */
+	/* records the kernel printed in a way ktrace cannot (yet): an option
+	 * or tracer it does not render; said on stderr, never printed wrongly */
+	uint64_t events_unrendered;
 	/* the kernel log (printk ring buffer), when it was read */
 	uint64_t log_records;		/* records read and valid */
 	uint64_t log_overwritten;	/* records overwritten before the crash (normal) */
