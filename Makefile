@@ -138,8 +138,9 @@ install: all $(O)/libktrace.so
 	install -D -m 0644 docs/ktrace-qemu.1 $(DESTDIR)$(PREFIX)/share/man/man1/ktrace-qemu.1
 	install -d $(DESTDIR)$(PREFIX)/lib/ktrace/tools
 	install -m 0644 scripts/ktrace-common.sh scripts/ktrace-qemu-guest.sh scripts/ktrace-qemu-vm.sh \
-		scripts/ktrace-qemu-verdict.sh scripts/qemu-panic-init.sh $(DESTDIR)$(PREFIX)/lib/ktrace/
-	install -m 0755 scripts/fetch-kernel $(DESTDIR)$(PREFIX)/lib/ktrace/
+		scripts/ktrace-qemu-verdict.sh $(DESTDIR)$(PREFIX)/lib/ktrace/
+	# the guest's /init, and a script of the host
+	install -m 0755 scripts/qemu-panic-init.sh scripts/fetch-kernel $(DESTDIR)$(PREFIX)/lib/ktrace/
 	install -m 0644 scripts/tools/vmcore-normalize.c $(DESTDIR)$(PREFIX)/lib/ktrace/tools/
 	if [ -f $(CRASH_EXT) ]; then \
 		install -D -m 0644 $(CRASH_EXT) $(DESTDIR)$(CRASH_EXTDIR)/ktrace.so; fi

@@ -22,10 +22,13 @@ fi
 for t in qemu-system-x86_64 debugfs mkfs.ext4; do
 	command -v $t >/dev/null || { echo "skip - $t missing"; exit 77; }
 done
-# (re)built only when ktrace-extract or kdump-hooks/ changed
+# (re)built only when the packages (scripts/build-debs) or kdump-hooks/tests/ changed
 mkdir -p "$G" || { nok "cannot create $G"; finish; }
-"$top/kdump-hooks/tests/make-guest" "$KTRACE_BIN" 2>"$G/make-guest.err" ||
+"$top/kdump-hooks/tests/make-guest" 2>"$G/make-guest.err" ||
 	{ nok "make-guest: $(tail -n 3 "$G/make-guest.err")"; finish; }
+[ "$(grep -c ' installed$' "$G/packages" 2>/dev/null)" = 3 ] &&
+	ok "guest: installed with apt: $(cut -d' ' -f1,2 "$G/packages" | tr '\n' ' ')" ||
+	nok "guest: the ktrace packages are not installed: $(cat "$G/packages" 2>&1 | tr '\n' ' ')"
 rel=$(cat "$G/release")
 out=${KTRACE_E2E_OUT:-$(mktemp -d)}
 mkdir -p "$out"
