@@ -141,6 +141,7 @@ static const struct question questions[] = {
 	{ 's', "panic_cpu", NULL }, { 's', "crashing_cpu", NULL },
 	/* ident.c */
 	{ 's', "vmcoreinfo_data", NULL }, { 's', "vmcoreinfo_size", NULL },
+	{ 's', "vmcoreinfo_note", NULL },
 	/* options.c: record-tgid */
 	{ 's', "tgid_map", NULL }, { 's', "tgid_map_max", NULL },
 	/* trace_clocks[] functions (buffers.c) */
