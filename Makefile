@@ -24,7 +24,7 @@ ALL_CFLAGS = $(CFLAGS) $(WARN) $(SANITIZE) -std=gnu11 -fPIC -D_GNU_SOURCE -Iincl
 ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE)
 
 O ?= build
-LIB_SRCS := $(wildcard lib/*.c)
+LIB_SRCS := $(wildcard lib/*.c lib/*/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 EXTRACT_SRCS := $(wildcard extract/*.c)
 EXTRACT_OBJS := $(EXTRACT_SRCS:%.c=$(O)/%.o)
@@ -51,7 +51,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
 all: $(TARGETS)
 
-$(O)/lib/%.o: lib/%.c lib/*.h include/ktrace/*.h
+$(O)/lib/%.o: lib/%.c lib/*.h lib/*/*.h include/ktrace/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 

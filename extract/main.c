@@ -8,6 +8,39 @@
 #include "options.h"
 #include "profile.h"
 #include "ticket.h"
+#include "modtypes.h"
+#include <libgen.h>
+#include <sys/stat.h>
+
+/*
+ * Types of out-of-tree modules: --module-debuginfo DIR, or the .ko files
+ * beside the vmlinux. @t then asks them what the kernel does not know.
+ */
+static struct kx_modtypes *module_types(const struct kx_options *o, struct kx_dump *d,
+					struct kt_target *t)
+{
+	struct kx_modtypes *m = NULL;
+	const char *vml = d ? kx_dump__vmlinux(d) : NULL;
+	char *copy = NULL, *dir = (char *)o->module_debuginfo;
+	int err;
+
+	if (!dir && vml) {
+		copy = strdup(vml);
+		dir = copy ? dirname(copy) : NULL;
+	}
+	if (!dir)
+		return NULL;
+	err = kx_modtypes__open(dir, o->verbose ? stderr : NULL, &m);
+	if (err && o->module_debuginfo)
+		fprintf(stderr, "ktrace-extract: --module-debuginfo %s: %s\n", dir, strerror(-err));
+	else if (!m && o->module_debuginfo)
+		fprintf(stderr, "ktrace-extract: --module-debuginfo %s: no .ko with DWARF there\n",
+			dir);
+	free(copy);
+	if (m)
+		kx_modtypes__wrap(m, t);
+	return m;
+}
 
 static int make_profile(const struct kx_options *o)
 {
@@ -30,6 +63,7 @@ int main(int argc, char **argv)
 	struct kx_dump_opts dopts = { .sz = sizeof(dopts) };
 	struct kt_open_opts sopts = { .sz = sizeof(sopts) };
 	struct kx_profile *p = NULL;
+	struct kx_modtypes *mt;
 	struct kx_dump *d;
 	struct kt_session *s;
 	struct kt_target t;
@@ -61,12 +95,14 @@ int main(int argc, char **argv)
 	}
 	kx_dump__target(d, &t);
 open:
+	mt = module_types(&o, d, &t);
 	sopts.no_events = o.list_only;
 	s = kt_session__open(&t, &sopts);
 	if (!s) {
 		fprintf(stderr, "ktrace-extract: %s: %s\n", o.vmcore, kt_last_error());
 		kx_dump__close(d);
 		kx_profile__free(p);
+		kx_modtypes__close(mt);
 		return KT_EXIT_NOTRACE;
 	}
 	if (o.ticket) {
@@ -83,5 +119,6 @@ open:
 	kt_session__free(s);
 	kx_dump__close(d);
 	kx_profile__free(p);
+	kx_modtypes__close(mt);
 	return ret;
 }

@@ -88,6 +88,15 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 			printf("%d\n", cpu);
 		return fflush(stdout) ? KT_EXIT_FAILURE : KT_EXIT_OK;
 	}
+	if (o->ring) {
+		only = kt_session__add_ring(s, o->ring);
+		if (!only) {
+			fprintf(stderr, "ktrace-extract: %s\n", kt_last_error());
+			return KT_EXIT_NOTRACE;
+		}
+		if (o->list_only || o->instance)
+			only = NULL;	/* listed with the others, or -i chooses */
+	}
 	if (o->instance) {
 		only = kt_session__find_buffer(s, o->instance);
 		if (!only) {

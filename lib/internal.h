@@ -61,6 +61,7 @@ struct kt_layout {
 	struct kt_member rb_cpus, rb_buffers, rb_clock, rb_subbuf_size, rb_subbuf_order;
 	struct kt_member rb_time_stamp_abs;
 
+	struct kt_member cpu_buffer;	/* ring_buffer_per_cpu.buffer: back to its ring */
 	struct kt_member cpu_cpu, cpu_nr_pages, cpu_pages, cpu_head_page, cpu_tail_page,
 		cpu_commit_page, cpu_reader_page, cpu_entries, cpu_overrun,
 		cpu_commit_overrun, cpu_dropped_events, cpu_read, cpu_entries_bytes,
@@ -115,12 +116,30 @@ struct kt_cpu {
 	uint64_t reader_page, head_page, commit_page, tail_page, pages;
 };
 
+struct kt_record;
+struct trace_seq;
+
+/*
+ * A ring that is not a trace array's (a recorder's, or any struct
+ * trace_buffer named with --ring): its records are decoded by these.
+ */
+struct kt_ring_ops {
+	const char *kind;	/* "krec", "raw" */
+	/* one record as text, no newline; -ENOENT unknown id, -EBADMSG undecodable */
+	int (*text)(struct kt_buffer *b, const struct kt_record *r, struct trace_seq *q);
+	/* the members of a record's JSON object after cpu, ts and size */
+	void (*json)(struct kt_buffer *b, const struct kt_record *r, FILE *out);
+	void (*free)(void *priv);
+};
+
 struct kt_buffer {
 	struct kt_session *s;
+	const struct kt_ring_ops *ops;	/* NULL: a trace array's buffer (ftrace) */
+	void *priv;			/* the recorder's, for ops */
 	int hash_ptr;		/* -1 unknown, 0 raw %px, 1 hashed */
 	char *name;
 	bool global;
-	uint64_t tr;		/* struct trace_array * */
+	uint64_t tr;		/* struct trace_array *; 0 for a ring of ops */
 	uint64_t rb;		/* the ring buffer */
 	int nr_cpus;
 	uint32_t subbuf_size;	/* bytes, header included */
@@ -235,6 +254,16 @@ int kt_layout__probe(struct kt_session *s);
 
 /* buffers.c */
 int kt_buffers__load(struct kt_session *s);
+/* a struct trace_buffer at @rb as buffer @name (the ring only: no trace array) */
+struct kt_buffer *kt_ring__load(struct kt_session *s, const char *name, uint64_t rb);
+/* 1 if @rb is a ring buffer: each per-CPU buffer points back at it; 0 if not */
+int kt_ring__check(struct kt_session *s, uint64_t rb);
+int kt_session__add_buffer(struct kt_session *s, struct kt_buffer *b);
+/* ring.c: raw records (no event table) */
+extern const struct kt_ring_ops kt_raw_ops;
+void kt_raw__json(const struct kt_record *r, FILE *out);
+/* krec/find.c: the ktrace recorder (kmod/ktrace-recorder), if loaded */
+int kt_krec__load(struct kt_session *s);
 void kt_panic__load(struct kt_session *s);
 void kt_ident__free(struct kt_session *s);
 void kt_buffer__free(struct kt_buffer *b);
@@ -250,6 +279,9 @@ void kt_modsyms__free(struct kt_modsyms *m);
 /* a loaded module's symbol containing @addr (modsyms.c) */
 const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
 			       uint64_t *size, const char **module);
+/* the address and size of symbol @name of module @module (NULL: any module) */
+int kt_modsyms__find(struct kt_session *s, const char *module, const char *name,
+		     uint64_t *addr, uint64_t *size);
 /* the symbol holding @addr: start, size, module name or NULL (kallsyms.c) */
 const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
 			     uint64_t *size, const char **module);

@@ -81,6 +81,17 @@ static int emit(struct line_ring *ring, FILE *out, const char *line, size_t len)
 	return 0;
 }
 
+/* a ring of a recorder (or --ring): what it is, how full, no ftrace columns */
+static void print_ring_header(struct kt_session *s, struct kt_buffer *b, FILE *out)
+{
+	uint64_t in, all;
+
+	kt_buffer__entry_counts(b, &in, &all);
+	fprintf(out, "# ring: %s (%s)\n#\n# entries-in-buffer/entries-written: %llu/%llu   "
+		     "#P:%d\n#\n", b->name, b->ops->kind, (unsigned long long)in,
+		(unsigned long long)all, online_cpus(s, b));
+}
+
 int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		   const struct kt_text_opts *opts)
 {
@@ -107,14 +118,16 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		free(ring.lines);
 		return -errno;
 	}
-	if (o.header)
+	if (o.header && b->ops)
+		print_ring_header(s, b, out);
+	else if (o.header)
 		print_header(s, b, out);
 	/*
 	 * test_cpu_buff_start(): when the writer overwrote anything, the
 	 * first event of each CPU after the first line says where that
 	 * CPU's surviving data starts.
 	 */
-	annotate = b->loss.events_overrun > 0;
+	annotate = b->loss.events_overrun > 0 && !b->ops;
 	trace_seq_init(&q);
 	while ((ret = kt_iter__next(it, &r)) > 0) {
 		trace_seq_reset(&q);
@@ -132,9 +145,14 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			else
 				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", r.cpu);
 		}
-		kt_render__context(s, b, &r, &q);
-		if (kt_render__event(s, b, &r, &q) == -ENOENT)
-			b->loss.events_unknown++;
+		if (b->ops) {
+			if (b->ops->text(b, &r, &q) == -ENOENT)
+				b->loss.events_unknown++;
+		} else {
+			kt_render__context(s, b, &r, &q);
+			if (kt_render__event(s, b, &r, &q) == -ENOENT)
+				b->loss.events_unknown++;
+		}
 		trace_seq_putc(&q, '\n');
 		trace_seq_terminate(&q);
 		err = emit(&ring, out, q.buffer, q.len);

@@ -396,6 +396,11 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 	d.bufs = calloc(kt_session__buffer_cnt(s) + 1, sizeof(*d.bufs));
 	if (!d.bufs)
 		return -ENOMEM;
+	if (only && only->ops) {
+		free(d.bufs);
+		return kt_err(ENOTSUP, "%s: a %s ring, not ftrace's: trace.dat is written for "
+				       "ftrace's buffers only", only->name, only->ops->kind);
+	}
 	if (only) {
 		d.bufs[d.nr_bufs++] = only;
 	} else {
@@ -403,8 +408,10 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 		for (i = 0; i < kt_session__buffer_cnt(s); i++)
 			if (kt_buffer__is_global(kt_session__buffer(s, i)))
 				d.bufs[d.nr_bufs++] = kt_session__buffer(s, i);
+		/* the rings of other recorders have no ftrace events to write */
 		for (i = 0; i < kt_session__buffer_cnt(s); i++)
-			if (!kt_buffer__is_global(kt_session__buffer(s, i)))
+			if (!kt_buffer__is_global(kt_session__buffer(s, i)) &&
+			    !kt_session__buffer(s, i)->ops)
 				d.bufs[d.nr_bufs++] = kt_session__buffer(s, i);
 	}
 	if (!d.nr_bufs) {
