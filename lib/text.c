@@ -146,6 +146,10 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", r.cpu);
 		}
 		if (b->ops) {
+			/* "SECONDS.MICROS [CPU] ", the recorder's text after it */
+			trace_seq_printf(&q, "%5llu.%06u [%03d] ",
+					 (unsigned long long)(r.ts / 1000000000),
+					 (unsigned)(r.ts % 1000000000) / 1000, r.cpu);
 			if (b->ops->text(b, &r, &q) == -ENOENT)
 				b->loss.events_unknown++;
 		} else {

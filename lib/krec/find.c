@@ -212,7 +212,7 @@ static const struct kt_krec_event *record_event(const struct krec *k, const stru
 	return find_id(k, rec_u16(r, k->hdr.id_off));
 }
 
-/* "SECONDS.MICROS [CPU] NAME: TEXT", as krec's trace file (krec_read.c) */
+/* "NAME: TEXT" after the time stamp and CPU, as krec's trace file (krec_read.c) */
 static int krec_text(struct kt_buffer *b, const struct kt_record *r, struct trace_seq *q)
 {
 	const struct krec *k = b->priv;
@@ -221,8 +221,6 @@ static int krec_text(struct kt_buffer *b, const struct kt_record *r, struct trac
 	uint32_t len;
 	int err;
 
-	trace_seq_printf(q, "%5llu.%06u [%03d] ", (unsigned long long)(r->ts / 1000000000),
-			 (unsigned)(r->ts % 1000000000) / 1000, r->cpu);
 	e = record_event(k, r, &len);
 	if (!e) {
 		trace_seq_printf(q, "<id %u>: (no such event)",
