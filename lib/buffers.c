@@ -235,14 +235,15 @@ struct kt_buffer *kt_ring__load(struct kt_session *s, const char *name, uint64_t
 }
 
 /*
- * ring_buffer_per_cpu.buffer points back at its ring (rb_allocate_cpu_buffer(),
- * since 2.6.28): a word that is a ring has at least one per-CPU buffer,
- * and each one names it.
+ * ring_buffer_per_cpu.buffer points back at its ring and .cpu is its slot
+ * in buffers[] (rb_allocate_cpu_buffer(), since 2.6.28): a word that is a
+ * ring has at least one per-CPU buffer, and each one names it and its
+ * CPU and has a plausible number of pages.
  */
 int kt_ring__check(struct kt_session *s, uint64_t rb)
 {
 	const struct kt_layout *l = &s->l;
-	uint64_t buffers, cb, back;
+	uint64_t buffers, cb, back, c, pages;
 	int cpu, found = 0;
 
 	if (!rb || (rb & 7) || !l->cpu_buffer.present ||
@@ -253,7 +254,10 @@ int kt_ring__check(struct kt_session *s, uint64_t rb)
 			return 0;
 		if (!cb)
 			continue;
-		if (kt_read_member(s, cb, &l->cpu_buffer, &back) || back != rb)
+		if (kt_read_member(s, cb, &l->cpu_buffer, &back) || back != rb ||
+		    kt_read_member(s, cb, &l->cpu_cpu, &c) || c != (uint64_t)cpu ||
+		    kt_read_member(s, cb, &l->cpu_nr_pages, &pages) || !pages ||
+		    pages > KT_MAX_PAGES_PER_CPU)
 			return 0;
 		found++;
 	}
