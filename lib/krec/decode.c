@@ -162,3 +162,60 @@ bad:
 	snprintf(out, n, "(bad record)");
 	return -EBADMSG;
 }
+
+uint16_t kt_krec__u16(const uint8_t *rec, uint32_t size, uint32_t off)
+{
+	return off + 2 <= size ? (uint16_t)(rec[off] | rec[off + 1] << 8) : 0;
+}
+
+const struct kt_krec_event *kt_krec__find(const struct kt_krec_event *ev, int nr, uint32_t id)
+{
+	int lo = 0, hi = nr - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (ev[mid].id == id)
+			return &ev[mid];
+		if (ev[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+const struct kt_krec_event *kt_krec__record_event(const struct kt_krec_event *ev, int nr,
+						  const struct kt_krec_hdr *h, const uint8_t *rec,
+						  uint32_t size, uint32_t *len)
+{
+	uint32_t own = kt_krec__u16(rec, size, h->size_off);
+
+	/* the ring rounds a record up to 4 bytes; its own size says what is data */
+	*len = own && own <= size ? own : size;
+	if (size < h->len)
+		return NULL;
+	return kt_krec__find(ev, nr, kt_krec__u16(rec, size, h->id_off));
+}
+
+int kt_krec__text(const struct kt_krec_event *ev, int nr, const struct kt_krec_hdr *h,
+		  const uint8_t *rec, uint32_t size, char *out, size_t n, struct kt_loss *loss)
+{
+	const struct kt_krec_event *e;
+	char text[1024];
+	uint32_t len;
+	int err;
+
+	e = kt_krec__record_event(ev, nr, h, rec, size, &len);
+	if (!e) {
+		snprintf(out, n, "<id %u>: (no such event)",
+			 size >= h->len ? kt_krec__u16(rec, size, h->id_off) : 0);
+		loss->events_unknown++;
+		return -ENOENT;
+	}
+	err = kt_krec__render(e, h, rec, len, text, sizeof(text));
+	snprintf(out, n, "%s: %s", e->name, text);
+	if (err)
+		loss->records_bad++;
+	return err;
+}

@@ -176,62 +176,18 @@ out:
 	return err;
 }
 
-static const struct kt_krec_event *find_id(const struct krec *k, uint32_t id)
-{
-	int lo = 0, hi = k->nr_events - 1;
-
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-
-		if (k->events[mid].id == id)
-			return &k->events[mid];
-		if (k->events[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
-}
-
-static uint16_t rec_u16(const struct kt_record *r, uint32_t off)
-{
-	const uint8_t *d = r->data;
-
-	return off + 2 <= r->size ? (uint16_t)(d[off] | d[off + 1] << 8) : 0;
-}
-
-/* the record's event and its decodable length; NULL: unknown id */
-static const struct kt_krec_event *record_event(const struct krec *k, const struct kt_record *r,
-						uint32_t *len)
-{
-	uint32_t size = rec_u16(r, k->hdr.size_off);
-
-	*len = size && size <= r->size ? size : r->size;
-	if (r->size < k->hdr.len)
-		return NULL;
-	return find_id(k, rec_u16(r, k->hdr.id_off));
-}
-
 /* "NAME: TEXT" after the time stamp and CPU, as krec's trace file (krec_read.c) */
 static int krec_text(struct kt_buffer *b, const struct kt_record *r, struct trace_seq *q)
 {
 	const struct krec *k = b->priv;
-	const struct kt_krec_event *e;
-	char text[1024];
-	uint32_t len;
+	char text[1100];
 	int err;
 
-	e = record_event(k, r, &len);
-	if (!e) {
-		trace_seq_printf(q, "<id %u>: (no such event)",
-				 r->size >= k->hdr.len ? rec_u16(r, k->hdr.id_off) : 0);
-		return -ENOENT;
-	}
-	err = kt_krec__render(e, &k->hdr, r->data, len, text, sizeof(text));
-	trace_seq_printf(q, "%s: %s", e->name, text);
-	if (err)
-		b->loss.records_bad++;
-	return err ? -EBADMSG : 0;
+	err = kt_krec__text(k->events, k->nr_events, &k->hdr, r->data, r->size, text,
+			    sizeof(text), &b->loss);
+	trace_seq_puts(q, text);
+	/* counted by kt_krec__text(): the text sink must not count again */
+	return err == -ENOENT ? 0 : err;
 }
 
 static void json_str(FILE *out, const char *p)
@@ -257,9 +213,10 @@ static void krec_json(struct kt_buffer *b, const struct kt_record *r, FILE *out)
 	char text[1024];
 	uint32_t len;
 
-	e = record_event(k, r, &len);
+	e = kt_krec__record_event(k->events, k->nr_events, &k->hdr, r->data, r->size, &len);
 	if (r->size >= k->hdr.len)
-		fprintf(out, ",\"id\":%u,\"pid\":%u", rec_u16(r, k->hdr.id_off),
+		fprintf(out, ",\"id\":%u,\"pid\":%u",
+			kt_krec__u16((const uint8_t *)r->data, r->size, k->hdr.id_off),
 			kt_le32((const uint8_t *)r->data + k->hdr.pid_off));
 	if (!e) {
 		b->loss.events_unknown++;

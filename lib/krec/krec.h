@@ -51,6 +51,26 @@ int kt_krec__parse(struct kt_krec_event *e, const struct kt_krec_hdr *h);
 int kt_krec__render(const struct kt_krec_event *e, const struct kt_krec_hdr *h,
 		    const uint8_t *rec, uint32_t len, char *out, size_t n);
 
+/* the little-endian u16 at @off of @rec (@size bytes), 0 past the end */
+uint16_t kt_krec__u16(const uint8_t *rec, uint32_t size, uint32_t off);
+/* the event of @id in @ev (@nr, sorted by id), or NULL */
+const struct kt_krec_event *kt_krec__find(const struct kt_krec_event *ev, int nr, uint32_t id);
+/* the event of record @rec, and in *@len the bytes its size says are its own */
+const struct kt_krec_event *kt_krec__record_event(const struct kt_krec_event *ev, int nr,
+						  const struct kt_krec_hdr *h, const uint8_t *rec,
+						  uint32_t size, uint32_t *len);
+
+struct kt_loss;
+/*
+ * "NAME: TEXT" of record @rec (@size bytes, as the ring holds it), as
+ * krec's read interface prints after the time stamp and CPU. An unknown
+ * id ("<id N>: (no such event)") is counted in @loss->events_unknown and
+ * gives -ENOENT; a record its format cannot decode ("NAME: (bad
+ * record)") in @loss->records_bad, -EBADMSG.
+ */
+int kt_krec__text(const struct kt_krec_event *ev, int nr, const struct kt_krec_hdr *h,
+		  const uint8_t *rec, uint32_t size, char *out, size_t n, struct kt_loss *loss);
+
 struct kt_buffer;
 /* the event table of a krec buffer (0 and NULL for any other buffer) */
 int kt_krec__events(const struct kt_buffer *b, const struct kt_krec_event **ev);
