@@ -130,6 +130,15 @@ struct kt_ring_ops {
 	/* the members of a record's JSON object after cpu, ts and size */
 	void (*json)(struct kt_buffer *b, const struct kt_record *r, FILE *out);
 	void (*free)(void *priv);
+	/*
+	 * trace.dat (optional): the events/SYSTEM/NAME/format text of event
+	 * @i (malloc'd; NULL past the last) with its id moved up by @id_base,
+	 * so it cannot meet ftrace's ids in the file; and a record's id moved
+	 * the same way in the copied page.
+	 */
+	const char *dat_system;
+	char *(*dat_format)(struct kt_buffer *b, int i, int id_base);
+	void (*dat_fix_record)(struct kt_buffer *b, uint8_t *rec, uint32_t size, int id_base);
 };
 
 struct kt_buffer {

@@ -77,6 +77,21 @@ for c in $found; do
 			ok "$c/$fmt: JSON: $nj records decoded, krec_mark last" ||
 			nok "$c/$fmt: JSON: $nj records (want $nt), $nbad undecoded, last '$jlast'"
 
+		# trace.dat: the recorder's ring as buffer "krec" beside ftrace's,
+		# its events with formats trace-cmd prints as krec did
+		if command -v trace-cmd >/dev/null; then
+			"${k[@]}" -q -o "$tmp/all.dat" "$core" 2>/dev/null
+			sed 's/^.*\] //' "$truth" >"$tmp/want.names"
+			trace-cmd report "$tmp/all.dat" 2>/dev/null | sed -n 's/^krec: *//p' |
+				sed 's/^.*\] *[0-9.]*: \([a-z_]*\): */\1: /' >"$tmp/got.names"
+			cmp -s "$tmp/got.names" "$tmp/want.names" &&
+				ok "$c/$fmt: trace.dat: trace-cmd report prints the $nt krec records as krec did" ||
+				nok "$c/$fmt: trace.dat: trace-cmd report differs: $(diff "$tmp/want.names" \
+					"$tmp/got.names" | sed -n 2p | cut -c1-100)"
+		else
+			skip "$c/$fmt: trace-cmd is not installed"
+		fi
+
 		# no module types: the ring is still read, every record raw
 		"$KTRACE_BIN" -x "$VMLINUX" --module-debuginfo "$tmp" -q -i krec --no-header "$core" \
 			>"$tmp/raw" 2>"$tmp/rawerr"

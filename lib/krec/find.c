@@ -20,11 +20,6 @@
 #define KREC_MODULE	"krec"
 #define KREC_MAX_BUCKETS	4096
 
-struct krec {
-	struct kt_krec_hdr hdr;
-	struct kt_krec_event *events;	/* by id, sorted */
-	int nr_events;
-};
 
 struct krec_layout {
 	struct kt_member hlist, name, format, id, size, nr_str, str_off, enabled, owner;
@@ -245,6 +240,9 @@ static const struct kt_ring_ops krec_ops = {
 	.text = krec_text,
 	.json = krec_json,
 	.free = krec_free,
+	.dat_system = "krec",
+	.dat_format = kt_krec__dat_format,
+	.dat_fix_record = kt_krec__dat_fix_record,
 };
 
 int kt_krec__load(struct kt_session *s)

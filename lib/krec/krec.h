@@ -60,6 +60,17 @@ const struct kt_krec_event *kt_krec__record_event(const struct kt_krec_event *ev
 						  const struct kt_krec_hdr *h, const uint8_t *rec,
 						  uint32_t size, uint32_t *len);
 
+/* what a krec ring's kt_buffer holds (find.c) */
+struct krec {
+	struct kt_krec_hdr hdr;
+	struct kt_krec_event *events;	/* by id, sorted */
+	int nr_events;
+};
+
+/* trace.dat (dat.c): kt_ring_ops.dat_format and .dat_fix_record */
+char *kt_krec__dat_format(struct kt_buffer *b, int i, int id_base);
+void kt_krec__dat_fix_record(struct kt_buffer *b, uint8_t *rec, uint32_t size, int id_base);
+
 struct kt_loss;
 /*
  * "NAME: TEXT" of record @rec (@size bytes, as the ring holds it), as
