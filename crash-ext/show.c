@@ -233,6 +233,7 @@ void kc_cmd_list(int argc, char **argv, FILE *out)
 
 void kc_cmd_events(int argc, char **argv, FILE *out)
 {
+	struct kt_buffer *b;
 	struct kt_session *s;
 	bool verbose = false;
 	int c, i;
@@ -264,4 +265,6 @@ void kc_cmd_events(int argc, char **argv, FILE *out)
 			fprintf(out, "%5d  %s:%s\n", kt_event__id(e), kt_event__system(e),
 				kt_event__name(e));
 	}
+	kt_session__for_each_buffer(s, i, b)
+		kt_buffer__print_events(b, out, verbose);
 }

@@ -159,3 +159,23 @@ struct kt_buffer *kt_session__add_ring(struct kt_session *s, const char *spec)
 	}
 	return b;
 }
+
+void kt_buffer__print_events(struct kt_buffer *b, FILE *out, bool verbose)
+{
+	char *fmt;
+	int i;
+
+	if (!b->ops || !b->ops->dat_format)
+		return;
+	for (i = 0; (fmt = b->ops->dat_format(b, i, 0)); i++) {
+		char name[256] = "";
+		int id = -1;
+
+		if (verbose) {
+			fprintf(out, "%s\n", fmt);
+		} else if (sscanf(fmt, "name: %255s\nID: %d", name, &id) == 2) {
+			fprintf(out, "%5d  %s:%s\n", id, b->ops->dat_system, name);
+		}
+		free(fmt);
+	}
+}

@@ -60,6 +60,7 @@ for c in $found; do
 		echo "ktrace list > $tmp/list.crash"
 		echo "ktrace show -i krec > $tmp/krec.crash"
 		echo "ktrace show -r krec_buffer > $tmp/ring.crash"
+		echo "ktrace events -v > $tmp/events.crash"
 		echo "ktrace show -r global_trace > $tmp/global.crash"
 		echo "q"
 	} >"$tmp/cmds"
@@ -72,6 +73,10 @@ for c in $found; do
 	"${k[@]}" -i krec "$core" >"$tmp/krec.want" 2>/dev/null
 	same "$c: ktrace show -i krec" "$tmp/krec.crash" "$tmp/krec.want"
 	grep -q 'krec_mark: ' "$tmp/krec.crash" || nok "$c: ktrace show -i krec: no krec_mark decoded"
+	"${k[@]}" --events "$core" >"$tmp/events.want" 2>/dev/null
+	same "$c: ktrace events -v" "$tmp/events.crash" "$tmp/events.want"
+	grep -q '^name: demo_irq$' "$tmp/events.want" ||
+		nok "$c: --events does not list krec's demo_irq"
 	"${k[@]}" --ring krec_buffer "$core" >"$tmp/ring.want" 2>/dev/null
 	same "$c: ktrace show -r krec_buffer" "$tmp/ring.crash" "$tmp/ring.want"
 	"${k[@]}" --ring global_trace "$core" >"$tmp/global.want" 2>/dev/null

@@ -159,6 +159,12 @@ void kt_buffer__entry_counts(const struct kt_buffer *b, uint64_t *in_buffer, uin
 struct kt_buffer *kt_session__add_ring(struct kt_session *s, const char *spec);
 /* "ftrace" for a trace array's buffer, else the recorder ("krec", "raw") */
 const char *kt_buffer__kind(const struct kt_buffer *b);
+/*
+ * The events of a recorder's ring (nothing for ftrace's buffers, whose
+ * events are the session's): "   ID  SYSTEM:NAME" lines, or with
+ * @verbose each as an events/SYSTEM/NAME/format text, as --events prints.
+ */
+void kt_buffer__print_events(struct kt_buffer *b, FILE *out, bool verbose);
 
 /* ----- records ----- */
 
