@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "modtypes.h"
@@ -156,6 +157,19 @@ static int find_type(struct kx_modtypes *m, const char *type, Dwarf_Die *die)
 	return kx_dindex__find(&m->index, KX_DTYPEDEF, type, die);
 }
 
+/*
+ * A type declared in the module's own sources, not in a kernel header
+ * (include/...): the kernel cannot know it, so it is not asked first (a
+ * name the vmlinux resolver knows no file for costs it a read of every
+ * unit, a second on a distribution kernel).
+ */
+static bool own_type(Dwarf_Die *die)
+{
+	const char *file = dwarf_decl_file(die);
+
+	return file && !strstr(file, "/include/");
+}
+
 static int wrap_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 {
 	struct kx_modtypes *m = priv;
@@ -175,8 +189,11 @@ static int wrap_member(void *priv, const char *type, const char *member, uint64_
 {
 	struct kx_modtypes *m = priv;
 	Dwarf_Die die;
-	int ret = m->inner.member(m->inner.priv, type, member, offset, size);
+	int ret;
 
+	if (!find_type(m, type, &die) && own_type(&die))
+		return kx_dwarf_member(&die, member, offset, size);
+	ret = m->inner.member(m->inner.priv, type, member, offset, size);
 	if (ret != -ENOENT || find_type(m, type, &die))
 		return ret;
 	return kx_dwarf_member(&die, member, offset, size);
@@ -186,8 +203,11 @@ static int wrap_type_size(void *priv, const char *type, uint64_t *size)
 {
 	struct kx_modtypes *m = priv;
 	Dwarf_Die die;
-	int ret = m->inner.type_size(m->inner.priv, type, size);
+	int ret;
 
+	if (!find_type(m, type, &die) && own_type(&die))
+		return kx_dwarf_type_size(&die, size);
+	ret = m->inner.type_size(m->inner.priv, type, size);
 	if (ret != -ENOENT || find_type(m, type, &die))
 		return ret;
 	return kx_dwarf_type_size(&die, size);
