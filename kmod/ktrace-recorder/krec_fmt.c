@@ -3,6 +3,7 @@
  * The format of a krec event: which conversions it has, the bytes each
  * takes in the record, and the text of a record rendered by it.
  */
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "krec.h"

@@ -41,6 +41,32 @@ static void show_record(struct seq_file *m, int cpu, u64 ts, const void *data, u
 		seq_printf(m, "%s: %s\n", e->name, text);
 }
 
+#ifdef KREC_READ_PREPARE
+static struct ring_buffer_iter *iter_prepare(int cpu)
+{
+	return ring_buffer_read_prepare(krec_buffer, cpu, GFP_KERNEL);
+}
+
+static void iter_start(struct ring_buffer_iter **it, int nr)
+{
+	int cpu;
+
+	ring_buffer_read_prepare_sync();
+	for (cpu = 0; cpu < nr; cpu++)
+		if (it[cpu])
+			ring_buffer_read_start(it[cpu]);
+}
+#else
+static struct ring_buffer_iter *iter_prepare(int cpu)
+{
+	return ring_buffer_read_start(krec_buffer, cpu, GFP_KERNEL);
+}
+
+static void iter_start(struct ring_buffer_iter **it, int nr)
+{
+}
+#endif
+
 static int trace_show(struct seq_file *m, void *v)
 {
 	struct ring_buffer_iter **it;
@@ -51,7 +77,8 @@ static int trace_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	mutex_lock(&krec_lock);
 	for_each_online_cpu(cpu)
-		it[cpu] = ring_buffer_read_start(krec_buffer, cpu, GFP_KERNEL);
+		it[cpu] = iter_prepare(cpu);
+	iter_start(it, nr);
 	for (;;) {
 		struct ring_buffer_event *ev, *best = NULL;
 		u64 ts, best_ts = 0;
