@@ -25,24 +25,35 @@ static u64 rd64(const u8 *p)
 	return v;
 }
 
+/* at most 3 digits of width and of precision (a reader refuses more) */
+#define KREC_MAX_DIGITS	3
+
+static const char *digits(const char *p, bool *bad)
+{
+	const char *q = p;
+
+	while (*q >= '0' && *q <= '9')
+		q++;
+	if (q - p > KREC_MAX_DIGITS)
+		*bad = true;
+	return q;
+}
+
 /* flags, width and precision; no '*': every value is in the record */
-static const char *skip_head(const char *p)
+static const char *skip_head(const char *p, bool *bad)
 {
 	while (*p && strchr("-+ #0", *p))
 		p++;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (*p == '.') {
-		p++;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
+	p = digits(p, bad);
+	if (*p == '.')
+		p = digits(p + 1, bad);
 	return p;
 }
 
 int krec_next_spec(const char **fmt, struct krec_spec *spec)
 {
 	const char *p = *fmt, *q;
+	bool bad = false;
 	int n = 0;
 
 	for (;;) {
@@ -56,7 +67,9 @@ int krec_next_spec(const char **fmt, struct krec_spec *spec)
 		p += 2;
 	}
 	spec->start = p;
-	q = skip_head(p + 1);
+	q = skip_head(p + 1, &bad);
+	if (bad)
+		return -EINVAL;
 	spec->head = q - p;
 	while (n < 2 && (*q == 'h' || *q == 'l' || *q == 'z') &&
 	       (!n || *q == spec->len[0]) && !(n && *q == 'z'))

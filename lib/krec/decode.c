@@ -19,17 +19,27 @@ struct spec {
 	uint8_t size;
 };
 
-static const char *skip_head(const char *p)
+/* at most 3 digits of width and of precision: a hostile "%999999999d" is refused */
+#define MAX_DIGITS	3
+
+static const char *digits(const char *p, bool *bad)
+{
+	const char *q = p;
+
+	while (*q >= '0' && *q <= '9')
+		q++;
+	if (q - p > MAX_DIGITS)
+		*bad = true;
+	return q;
+}
+
+static const char *skip_head(const char *p, bool *bad)
 {
 	while (*p && strchr("-+ #0", *p))
 		p++;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (*p == '.') {
-		p++;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
+	p = digits(p, bad);
+	if (*p == '.')
+		p = digits(p + 1, bad);
 	return p;
 }
 
@@ -37,6 +47,7 @@ static const char *skip_head(const char *p)
 static int next_spec(const char **fmt, struct spec *sp)
 {
 	const char *p = *fmt, *q;
+	bool bad = false;
 	int n = 0;
 
 	for (;;) {
@@ -50,8 +61,8 @@ static int next_spec(const char **fmt, struct spec *sp)
 		p += 2;
 	}
 	sp->start = p;
-	q = skip_head(p + 1);
-	if (q - p > 16)
+	q = skip_head(p + 1, &bad);
+	if (bad || q - p > 16)
 		return -EBADMSG;
 	sp->head = (int)(q - p);
 	while (n < 2 && (*q == 'h' || *q == 'l' || *q == 'z') &&

@@ -228,6 +228,18 @@ int main(void)
 	CHECK(ev[3].bad_format, "bad_conv: %%p refused");
 	CHECK(kt_krec__parse(&wrong_off, &hdr) == -EBADMSG,
 	      "string offsets that are not the format's: refused");
+	{
+		struct kt_krec_event wide = { .id = 8, .name = "wide", .format = "%999999999d",
+					      .size = 12 };
+
+		CHECK(kt_krec__parse(&wide, &hdr) == -EBADMSG && wide.bad_format,
+		      "a width of 9 digits: refused (it would print a gigabyte)");
+		wide.format = "%-12.3s|%08x";
+		wide.size = 16;
+		wide.nr_str = 1;
+		wide.str_off[0] = 8;
+		CHECK(!kt_krec__parse(&wide, &hdr), "widths and precisions of 2 digits: taken");
+	}
 
 	/* good records, rendered as krec_render() does */
 	put32(args, (uint32_t)(5 << 16 | 24));
