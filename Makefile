@@ -26,7 +26,8 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE)
 O ?= build
 LIB_SRCS := $(wildcard lib/*.c lib/*/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
-EXTRACT_SRCS := $(wildcard extract/*.c)
+# extract/types/: where types and symbols come from (DWARF, BTF, the dump)
+EXTRACT_SRCS := $(wildcard extract/*.c extract/types/*.c)
 EXTRACT_OBJS := $(EXTRACT_SRCS:%.c=$(O)/%.o)
 CRASH_SRCS := $(wildcard crash-ext/*.c)
 CRASH_DEFS ?= /usr/include/crash/defs.h
@@ -55,9 +56,9 @@ $(O)/lib/%.o: lib/%.c lib/*.h lib/*/*.h include/ktrace/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(O)/extract/%.o: extract/%.c extract/*.h include/ktrace/*.h
+$(O)/extract/%.o: extract/%.c extract/*.h extract/types/*.h include/ktrace/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(KDUMP_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(KDUMP_CFLAGS) -Iextract -c -o $@ $<
 
 $(LIBKTRACE): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -81,7 +82,7 @@ $(O)/tests/test-%: tests/unit/test-%.c tests/unit/*.h $(LIBKTRACE)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Ilib -o $@ $< $(LIBKTRACE) $(LIB_LIBS) $(ALL_LDFLAGS)
 
-$(O)/tests/%: tests/unit/%.c $(LIBKTRACE) $(EXTRACT_OBJS)
+$(O)/tests/%: tests/unit/%.c extract/*.h extract/types/*.h $(LIBKTRACE) $(EXTRACT_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KDUMP_CFLAGS) -Iextract -Ilib -o $@ $< \
 		$(filter-out $(O)/extract/main.o,$(EXTRACT_OBJS)) $(LIBKTRACE) \
@@ -96,7 +97,7 @@ FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=u
 	-fno-omit-frame-pointer -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -Itests/unit $(TEP_CFLAGS)
 FUZZERS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(wildcard tests/fuzz/fuzz-*.c))
 
-$(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIB_SRCS) lib/*.h include/ktrace/*.h tests/unit/*.h
+$(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIB_SRCS) lib/*.h lib/printk/*.h include/ktrace/*.h tests/unit/*.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LIB_LIBS)
 

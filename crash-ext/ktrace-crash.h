@@ -34,6 +34,9 @@ void kc_cmd_dump(int argc, char **argv, FILE *out);
 void kc_cmd_list(int argc, char **argv, FILE *out);
 void kc_cmd_events(int argc, char **argv, FILE *out);
 void kc_cmd_ticket(int argc, char **argv, FILE *out);
+/* log.c */
+void kc_cmd_dmesg(int argc, char **argv, FILE *out);
+void kc_cmd_timeline(int argc, char **argv, FILE *out);
 
 #pragma GCC visibility pop
 

@@ -37,6 +37,8 @@ static const struct {
 	{ "list", kc_cmd_list },
 	{ "events", kc_cmd_events },
 	{ "ticket", kc_cmd_ticket },
+	{ "dmesg", kc_cmd_dmesg },
+	{ "timeline", kc_cmd_timeline },
 };
 
 static void cmd_ktrace(void)
@@ -64,7 +66,9 @@ static char *help_ktrace[] = {
 	"       ktrace dump [-i instance] -t file | -j file\n"
 	"       ktrace list\n"
 	"       ktrace events [-v]\n"
-	"       ktrace ticket out",
+	"       ktrace ticket out\n"
+	"       ktrace dmesg [-j] [-s since] [-u until]\n"
+	"       ktrace timeline [-i instance] [-c cpus] [-s since] [-u until]",
 	"  This command reads the ftrace ring buffers (the kernel's flight recorder)",
 	"  of the top-level trace array and of every instance from the dump, and",
 	"  prints them as /sys/kernel/tracing/trace would have shown them. It prints",
@@ -92,6 +96,22 @@ static char *help_ktrace[] = {
 	"                events overwritten and dropped, trace clock.",
 	"    events      the event table of the dump: id, system and name.",
 	"      -v            each event's format, as in events/<system>/<name>/format.",
+	"    dmesg       the kernel log, from the printk ring buffer of the dump",
+	"                (5.10+), as makedumpfile --dump-dmesg writes it: time",
+	"                stamp and text, the lines of a record indented under its",
+	"                first. Records that fail validation are skipped and counted.",
+	"      -j            JSON Lines: a header object with the counts, then one",
+	"                    object per record (seq, ts, caller, level, text, ...).",
+	"      -s, -u        only records in this time window (seconds).",
+	"    timeline    kernel log records and trace events merged by time stamp,",
+	"                each line marked by its source (\"log\" or the buffer).",
+	"                Only buffers whose trace clock counts like printk's",
+	"                local_clock() are merged (perf, global, local); the others",
+	"                (mono, boot, tai, counter, uptime, x86-tsc) are named in a",
+	"                \"# ktrace: timeline:\" line, with the reason.",
+	"      -i instance   only this buffer.",
+	"      -c cpus       only the events of these CPUs.",
+	"      -s, -u        only this time window (seconds).",
 	"    ticket      everything for a support ticket, each ring page read once:",
 	"                summary.txt (release, build-id, panicking CPU and its last",
 	"                events, per buffer time range, counts and loss), trace.txt,",
@@ -132,6 +152,15 @@ static char *help_ktrace[] = {
 	"  Count the events of the top-level buffer through a pipe:\n",
 	"    crash> ktrace show -i global | grep -vc '^#'",
 	"    2626",
+	"",
+	"  The kernel log around the crash, and what the CPUs traced then:\n",
+	"    crash> ktrace dmesg | tail -n 2",
+	"    [    4.859590] sysrq: Trigger a crash",
+	"    [    4.859973] Kernel panic - not syncing: sysrq triggered crash",
+	"    crash> ktrace timeline -s 4.372 | head -n 3",
+	"    # ktrace: timeline: the kernel log (printk, local_clock()), buffer global (clock global), buffer inst (clock local) merged by time stamp",
+	"    [    4.372156] inst               init-1       [000] .....     4.372157: tracing_mark_write: ktrace-last-marker-inst k6.1 771df90f",
+	"    [    4.411188] log    [T127] EXT4-fs (vda): mounted filesystem with ordered data mode. Quota mode: none.",
 	"",
 	"  Save the whole trace for trace-cmd, and the instance as JSON:\n",
 	"    crash> ktrace dump -t /tmp/trace.dat",

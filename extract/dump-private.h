@@ -44,6 +44,7 @@ struct kx_dump {
 	struct kx_vmlinux vml;
 	struct kx_symtab *symtab;
 	struct kx_types *types;
+	char *why_alone;	/* no vmlinux: the reason, with alone_if_no_vmlinux */
 
 	int verbose;
 	int force;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <libkdumpfile/kdumpfile.h>
 
@@ -27,7 +28,7 @@
 #include "dump-private.h"
 #include "flat.h"
 #include "symbols.h"
-#include "types.h"
+#include "types/dwarf.h"
 #include "msg.h"
 
 
@@ -283,10 +284,19 @@ static enum kx_error set_arch(struct kx_dump *d, const char *given,
 		return KX_OK;
 	kdump_clear_err(d->ctx);
 	if (!d->vml.elf) {
+		struct utsname uts;
+
+		/* no vmlinux to tell: the one given, else this machine's */
+		if ((!given || !*given) && !uname(&uts) && !strcmp(uts.machine, "x86_64"))
+			given = KDUMP_ARCH_X86_64;
 		if (given && *given &&
 		    kdump_set_string_attr(d->ctx, KDUMP_ATTR_ARCH_NAME, given) ==
-			    KDUMP_OK)
+			    KDUMP_OK) {
+			if (d->verbose)
+				fprintf(stderr, "dump: %s names no architecture; taken as %s\n",
+					d->path, given);
 			return KX_OK;
+		}
 		kx_set_msg(msg, msglen,
 			"vmcore %s: the dump names no architecture and none was "
 			"given", d->path);
@@ -350,13 +360,29 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 		goto out;
 	if (!opts->no_vmlinux) {
 		e = open_vmlinux(d, opts, msg, msglen);
-		if (e)
+		if (e == KX_ERR_DEBUGINFO && !opts->vmlinux && opts->alone_if_no_vmlinux) {
+			/* the caller reads the dump's own BTF and kallsyms */
+			d->why_alone = strdup(msg);
+			if (!d->why_alone) {
+				e = KX_ERR_NOMEM;
+				goto out;
+			}
+			msg[0] = '\0';
+			kx_types__close(d->types);
+			d->types = NULL;
+			kx_symtab__free(d->symtab);
+			d->symtab = NULL;
+			kx_vmlinux__close(&d->vml);
+			e = KX_OK;
+		} else if (e) {
 			goto out;
-		e = check_match(d, opts->force, msg, msglen);
-		if (e)
-			goto out;
+		} else {
+			e = check_match(d, opts->force, msg, msglen);
+			if (e)
+				goto out;
+		}
 	}
-	e = set_arch(d, opts->no_vmlinux ? opts->arch : NULL, msg, msglen);
+	e = set_arch(d, opts->arch, msg, msglen);
 	if (e)
 		goto out;
 	e = kx_dump__check_whole(d, msg, msglen);
@@ -407,6 +433,7 @@ void kx_dump__close(struct kx_dump *d)
 		close(d->fd);
 	free(d->osrelease);
 	free(d->build_id);
+	free(d->why_alone);
 	free(d->path);
 	free(d);
 }
@@ -487,6 +514,20 @@ char *kx_dump__vmcoreinfo_line(const struct kx_dump *d, const char *key)
 	return vmcoreinfo_line(d->ctx, key);
 }
 
+int kx_dump__vmcoreinfo_symbol(const struct kx_dump *d, const char *name, uint64_t *addr)
+{
+	char key[128], *v;
+
+	if (snprintf(key, sizeof(key), "SYMBOL(%s)", name) >= (int)sizeof(key))
+		return -ENOENT;
+	v = vmcoreinfo_line(d->ctx, key);
+	if (!v)
+		return -ENOENT;
+	*addr = strtoull(v, NULL, 16);
+	free(v);
+	return 0;
+}
+
 const char *kx_dump__format(const struct kx_dump *d)
 {
 	return d->format;
@@ -500,6 +541,16 @@ uint64_t kx_dump__kaslr_offset(const struct kx_dump *d)
 const char *kx_dump__vmlinux(const struct kx_dump *d)
 {
 	return d->vml.path;
+}
+
+const char *kx_dump__why_alone(const struct kx_dump *d)
+{
+	return d->why_alone;
+}
+
+const char *kx_dump__path(const struct kx_dump *d)
+{
+	return d->path;
 }
 
 const char *kx_dump__last_error(const struct kx_dump *d)

@@ -41,6 +41,13 @@ struct kx_dump_opts {
 	 */
 	int no_vmlinux;
 	const char *arch;
+	/*
+	 * no vmlinux given, and none found or the one found has no DWARF:
+	 * open the dump alone as with @no_vmlinux instead of failing, and
+	 * keep why (kx_dump__why_alone()); the caller then answers from the
+	 * dump itself (types/indump.h)
+	 */
+	int alone_if_no_vmlinux;
 };
 
 /*
@@ -63,10 +70,20 @@ const char *kx_dump__format(const struct kx_dump *d);
 /* a vmcoreinfo line ("BUILD-ID", "SYMBOL(init_uts_ns)"), malloc'ed; or NULL */
 char *kx_dump__vmcoreinfo_line(const struct kx_dump *d, const char *key);
 
+/*
+ * vmcoreinfo's SYMBOL(@name): a run-time address, KASLR applied. Since
+ * v6.0 these include the kallsyms tables. 0 or -ENOENT.
+ */
+int kx_dump__vmcoreinfo_symbol(const struct kx_dump *d, const char *name, uint64_t *addr);
+
 /* KASLR offset added to vmlinux symbols (0 without KASLR) */
 uint64_t kx_dump__kaslr_offset(const struct kx_dump *d);
-/* path of the vmlinux in use (given or found) */
+/* path of the vmlinux in use (given or found); NULL when opened alone */
 const char *kx_dump__vmlinux(const struct kx_dump *d);
+/* why no vmlinux is in use (alone_if_no_vmlinux), or NULL */
+const char *kx_dump__why_alone(const struct kx_dump *d);
+/* vmcore path as given */
+const char *kx_dump__path(const struct kx_dump *d);
 /*
  * Why the last failed target read failed, naming address and cause:
  * "kdump_read(KVADDR 0x...): <libkdumpfile's reason> (<class>)".

@@ -8,39 +8,8 @@
 #include "options.h"
 #include "profile.h"
 #include "ticket.h"
-#include "modtypes.h"
-#include <libgen.h>
-#include <sys/stat.h>
-
-/*
- * Types of out-of-tree modules: --module-debuginfo DIR, or the .ko files
- * beside the vmlinux. @t then asks them what the kernel does not know.
- */
-static struct kx_modtypes *module_types(const struct kx_options *o, struct kx_dump *d,
-					struct kt_target *t)
-{
-	struct kx_modtypes *m = NULL;
-	const char *vml = d ? kx_dump__vmlinux(d) : NULL;
-	char *copy = NULL, *dir = (char *)o->module_debuginfo;
-	int err;
-
-	if (!dir && vml) {
-		copy = strdup(vml);
-		dir = copy ? dirname(copy) : NULL;
-	}
-	if (!dir)
-		return NULL;
-	err = kx_modtypes__open(dir, o->verbose ? stderr : NULL, &m);
-	if (err && o->module_debuginfo)
-		fprintf(stderr, "ktrace-extract: --module-debuginfo %s: %s\n", dir, strerror(-err));
-	else if (!m && o->module_debuginfo)
-		fprintf(stderr, "ktrace-extract: --module-debuginfo %s: no .ko with DWARF there\n",
-			dir);
-	free(copy);
-	if (m)
-		kx_modtypes__wrap(m, t);
-	return m;
-}
+#include "types/indump.h"
+#include "types/modules.h"
 
 static int make_profile(const struct kx_options *o)
 {
@@ -62,7 +31,9 @@ int main(int argc, char **argv)
 	struct kx_options o;
 	struct kx_dump_opts dopts = { .sz = sizeof(dopts) };
 	struct kt_open_opts sopts = { .sz = sizeof(sopts) };
+	struct kx_indump_opts xopts = { .sz = sizeof(xopts) };
 	struct kx_profile *p = NULL;
+	struct kx_indump *x = NULL;
 	struct kx_modtypes *mt;
 	struct kx_dump *d;
 	struct kt_session *s;
@@ -86,6 +57,8 @@ int main(int argc, char **argv)
 	dopts.vmlinux = o.vmlinux;
 	dopts.force = o.force;
 	dopts.verbose = o.verbose;
+	dopts.no_vmlinux = o.from_dump || o.system_map;
+	dopts.alone_if_no_vmlinux = 1;
 	d = kx_dump__open(o.vmcore, &dopts, &kerr, msg, sizeof(msg));
 	if (!d) {
 		fprintf(stderr, "ktrace-extract: %s\n", msg);
@@ -93,13 +66,37 @@ int main(int argc, char **argv)
 		       kerr == KX_ERR_DEBUGINFO ? KT_EXIT_DEBUGINFO :
 		       kerr == KX_ERR_NOMEM ? KT_EXIT_FAILURE : KT_EXIT_DUMP;
 	}
-	kx_dump__target(d, &t);
+	if (kx_dump__vmlinux(d)) {
+		kx_dump__target(d, &t);
+		goto open;
+	}
+	/* no vmlinux: the dump's own BTF and kallsyms (or a System.map) */
+	if (kx_dump__why_alone(d) && o.verbose)
+		fprintf(stderr, "ktrace-extract: %s\n", kx_dump__why_alone(d));
+	xopts.system_map = o.system_map;
+	xopts.force = o.force;
+	xopts.verbose = o.verbose;
+	ret = kx_indump__attach(d, &xopts, &x, &t);
+	if (ret >= 0) {
+		kx_dump__close(d);
+		return ret;
+	}
+	sopts.kallsyms = kx_indump__kallsyms(x);
+	if (kx_dump__why_alone(d) || o.verbose)
+		fprintf(stderr, "ktrace-extract: %s%s: %s\n",
+			kx_dump__why_alone(d) ? "no vmlinux or profile for " : "",
+			kx_dump__why_alone(d) ? kx_dump__osrelease(d) : "dump alone",
+			kx_indump__describe(x));
 open:
-	mt = module_types(&o, d, &t);
+	mt = kx_modtypes__attach(o.module_debuginfo, d ? kx_dump__vmlinux(d) : NULL,
+				 o.verbose ? stderr : NULL, &t);
 	sopts.no_events = o.list_only;
 	s = kt_session__open(&t, &sopts);
 	if (!s) {
 		fprintf(stderr, "ktrace-extract: %s: %s\n", o.vmcore, kt_last_error());
+		if (x)
+			kx_indump__report(x, stderr);
+		kx_indump__free(x);
 		kx_dump__close(d);
 		kx_profile__free(p);
 		kx_modtypes__close(mt);
@@ -108,15 +105,24 @@ open:
 	if (o.ticket) {
 		struct kx_ticket_src src = { .release = kx_dump__osrelease(d) };
 
-		if (p)
+		src.s = s;
+		src.dump = d;
+		if (p) {
 			src.profile = kx_profile__path(p);
-		else
+		} else if (x) {
+			src.indump = x;
+			src.system_map = o.system_map;
+		} else {
 			src.vmlinux = kx_dump__vmlinux(d);
+		}
 		ret = kx_ticket(&o, s, &src);
 	} else {
 		ret = kx_run(&o, s);
 	}
 	kt_session__free(s);
+	if (x && kx_indump__report(x, stderr) && ret == KT_EXIT_OK)
+		ret = KT_EXIT_PARTIAL;
+	kx_indump__free(x);
 	kx_dump__close(d);
 	kx_profile__free(p);
 	kx_modtypes__close(mt);

@@ -20,6 +20,12 @@ static void usage(FILE *f)
 	      "  -P, --profile FILE     layout profile of the crashed kernel instead of its\n"
 	      "                         DWARF (made with --make-profile); a directory:\n"
 	      "                         its <release>.profile for the dump's release\n"
+	      "      --from-dump        types from the dump's own BTF and symbols from its\n"
+	      "                         kallsyms (v6.0+), even when a vmlinux is found; what\n"
+	      "                         happens by itself when none is given or found\n"
+	      "      --system-map FILE  with the dump's BTF, symbols from this System.map\n"
+	      "                         (for kernels before 6.0, whose dumps do not list\n"
+	      "                         their kallsyms tables)\n"
 	      "  -i, --instance NAME    only this buffer (\"global\" or an instance name)\n"
 	      "  -r, --ring SPEC        any ring buffer (struct trace_buffer) of the kernel or\n"
 	      "                         a module: 0xADDRESS, SYMBOL (the ring, a pointer to\n"
@@ -42,6 +48,12 @@ static void usage(FILE *f)
 	      "                         directory, or OUT.tar.gz / OUT.tar.zst / OUT.tar\n"
 	      "      --panic-cpu        print the CPU that panicked (\"none\" if the dump\n"
 	      "                         records none), nothing else\n"
+	      "      --dmesg            the kernel log (printk ring buffer) instead of the\n"
+	      "                         trace, as makedumpfile --dump-dmesg writes it\n"
+	      "                         (JSON Lines with --json)\n"
+	      "      --timeline         kernel log records and trace events merged by time\n"
+	      "                         stamp, each line marked by its source (buffers whose\n"
+	      "                         clock is not comparable with printk's are left out)\n"
 	      "      --no-header        no header block before each buffer\n"
 	      "  -f, --force            accept a vmlinux that does not match the dump\n"
 	      "  -q, --quiet            no loss summary on stderr\n"
@@ -56,10 +68,17 @@ static void usage(FILE *f)
 	      "(/sys/kernel/btf/vmlinux, or a vmlinux with .BTF) and System.map or\n"
 	      "/proc/kallsyms.\n"
 	      "\n"
+	      "Without -x and --profile, and no vmlinux found for the dump's release, types\n"
+	      "come from the BTF inside the dump and symbols from its kallsyms (v6.0+; before,\n"
+	      "give --system-map); one line on stderr says so.\n"
+	      "\n"
 	      "Exit status: 0 trace written; 10 trace written but data was lost (unreadable,\n"
-	      "filtered or corrupt pages, broken page lists, unknown events); 1 failure;\n"
+	      "filtered or corrupt pages, broken page lists, unknown events, damaged BTF or\n"
+	      "kallsyms in the dump, records not printed as the kernel would: an option or\n"
+	      "tracer said on stderr); 1 failure;\n"
 	      "2 usage; 3 the dump cannot be read; 4 no usable debuginfo (or a corrupted\n"
-	      "profile); 5 vmlinux or profile does not match the dump; 6 the dump holds no usable trace buffer.\n", f);
+	      "profile); 5 vmlinux or profile does not match the dump; 6 the dump holds no usable trace buffer\n"
+	      "(--dmesg, --timeline: no readable kernel log).\n", f);
 }
 
 static int parse_secs(const char *arg, uint64_t *ns)
@@ -78,8 +97,8 @@ static int parse_secs(const char *arg, uint64_t *ns)
 int kx_options__parse(struct kx_options *o, int argc, char **argv)
 {
 	enum { OPT_DAT_VERSION = 300, OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER, OPT_MAKE_PROFILE,
-	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID, OPT_PANIC_CPU,
-	       OPT_MODULE_DEBUGINFO };
+	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID, OPT_PANIC_CPU, OPT_FROM_DUMP,
+	       OPT_DMESG, OPT_TIMELINE, OPT_MODULE_DEBUGINFO };
 	static const struct option longopts[] = {
 		{ "vmlinux", required_argument, NULL, 'x' },
 		{ "profile", required_argument, NULL, 'P' },
@@ -89,6 +108,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		{ "system-map", required_argument, NULL, OPT_SYSTEM_MAP },
 		{ "release", required_argument, NULL, OPT_RELEASE },
 		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
+		{ "from-dump", no_argument, NULL, OPT_FROM_DUMP },
 		{ "instance", required_argument, NULL, 'i' },
 		{ "ring", required_argument, NULL, 'r' },
 		{ "module-debuginfo", required_argument, NULL, OPT_MODULE_DEBUGINFO },
@@ -103,6 +123,8 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		{ "events", no_argument, NULL, 'e' },
 		{ "ticket", required_argument, NULL, 'T' },
 		{ "panic-cpu", no_argument, NULL, OPT_PANIC_CPU },
+		{ "dmesg", no_argument, NULL, OPT_DMESG },
+		{ "timeline", no_argument, NULL, OPT_TIMELINE },
 		{ "no-header", no_argument, NULL, OPT_NO_HEADER },
 		{ "force", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -133,6 +155,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		case OPT_SYSTEM_MAP: o->system_map = optarg; break;
 		case OPT_RELEASE: o->release = optarg; break;
 		case OPT_BUILD_ID: o->build_id = optarg; break;
+		case OPT_FROM_DUMP: o->from_dump = true; break;
 		case 'i': o->instance = optarg; break;
 		case 'r': o->ring = optarg; break;
 		case OPT_MODULE_DEBUGINFO: o->module_debuginfo = optarg; break;
@@ -177,6 +200,8 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		case 'e': o->events = true; break;
 		case 'T': o->ticket = optarg; break;
 		case OPT_PANIC_CPU: o->panic_cpu = true; break;
+		case OPT_DMESG: o->dmesg = true; break;
+		case OPT_TIMELINE: o->timeline = true; break;
 		case OPT_NO_HEADER: o->no_header = true; break;
 		case 'f': o->force = true; break;
 		case 'q': o->quiet = true; break;
@@ -194,6 +219,12 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		fprintf(stderr, "ktrace-extract: --profile and --vmlinux exclude each other\n");
 		return KT_EXIT_USAGE;
 	}
+	if ((o->from_dump || o->system_map) && (o->profile || o->vmlinux)) {
+		fprintf(stderr, "ktrace-extract: %s reads the dump's own BTF: not with %s\n",
+			o->from_dump ? "--from-dump" : "--system-map",
+			o->profile ? "--profile" : "--vmlinux");
+		return KT_EXIT_USAGE;
+	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "ktrace-extract: %s\n",
 			optind == argc ? "no vmcore given" : "more than one vmcore given");
@@ -206,6 +237,19 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 
 		if (n > 4 && !strcmp(o->output + n - 4, ".dat"))
 			o->format = KX_DAT;
+	}
+	if (o->dmesg && o->timeline) {
+		fprintf(stderr, "ktrace-extract: --dmesg and --timeline exclude each other\n");
+		return KT_EXIT_USAGE;
+	}
+	if ((o->dmesg || o->timeline) && o->format == KX_DAT) {
+		fprintf(stderr, "ktrace-extract: --%s writes text or JSON, not trace.dat\n",
+			o->dmesg ? "dmesg" : "timeline");
+		return KT_EXIT_USAGE;
+	}
+	if (o->timeline && o->format == KX_JSON) {
+		fprintf(stderr, "ktrace-extract: --timeline writes text only\n");
+		return KT_EXIT_USAGE;
 	}
 	if (o->ts_min > o->ts_max) {
 		fprintf(stderr, "ktrace-extract: --since is after --until\n");

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <ktrace/ktrace.h>
 
 enum kx_format { KX_TEXT, KX_JSON, KX_DAT };
@@ -21,6 +22,8 @@ struct kx_options {
 	const char *module_debuginfo;	/* --module-debuginfo: a directory of .ko */
 	enum kx_format format;
 	bool list_only, events, panic_cpu, force, verbose, no_header, quiet;
+	bool from_dump;		/* --from-dump: the dump's BTF and kallsyms, no vmlinux */
+	bool dmesg, timeline;	/* --dmesg, --timeline: the kernel log, alone or merged */
 	uint64_t cpumask[KT_CPUMASK_WORDS];
 	bool cpus_given;
 	uint64_t last;
@@ -34,5 +37,8 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv);
 int kx_run(const struct kx_options *o, struct kt_session *s);
 /* the exit status after the outputs were written (6, 10 or 0); loss on stderr */
 int kx_run_status(const struct kx_options *o, struct kt_session *s, struct kt_buffer *only);
+/* log.c: --dmesg or --timeline into @out; *@status: the exit status */
+int kx_write_log(const struct kx_options *o, struct kt_session *s, struct kt_buffer *only,
+		 FILE *out, int *status);
 
 #endif

@@ -15,7 +15,7 @@
 
 #include "profile-private.h"
 #include "symbols.h"
-#include "types.h"
+#include "types/dwarf.h"
 #include "vmlinux.h"
 
 struct dwarf_src {

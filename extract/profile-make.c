@@ -7,7 +7,7 @@
  * ask, enumerated:
  *  - the members, symbols and enumerators libktrace asks by name (the
  *    list below, kept beside lib/: layout.c's table and the extra
- *    questions in events.c, printk.c, render.c, session.c, text.c,
+ *    questions in events.c, trace_printk.c, render.c, session.c, text.c,
  *    buffers.c, kallsyms.c, cmdlines.c), absent ones recorded as absent;
  *  - every enumerator of the kernel whose name has no lower-case letter:
  *    print formats name enumerators the core resolves (fmt.c), and which
@@ -87,7 +87,7 @@ static const struct question questions[] = {
 	{ 'm', SC, "cmdline_num" }, { 'm', SC, "saved_cmdlines" },
 	{ 'm', TE, "type" }, { 'm', TE, "flags" }, { 'm', TE, "preempt_count" },
 	{ 'm', TE, "pid" },
-	/* lib/events.c, printk.c, render.c, session.c, text.c */
+	/* lib/events.c, trace_printk.c, render.c, session.c, text.c */
 	{ 'm', "struct syscall_metadata", "enter_fields" },
 	{ 'm', "struct trace_bprintk_fmt", "fmt" },
 	{ 'm', TR, "trace_flags" }, { 'm', TR, "current_trace" },
@@ -98,6 +98,25 @@ static const struct question questions[] = {
 	{ 'm', "struct module", "name" },
 	{ 'm', "struct mod_kallsyms", "symtab" }, { 'm', "struct mod_kallsyms", "num_symtab" },
 	{ 'm', "struct mod_kallsyms", "strtab" },
+	/* lib/printk/: the kernel log (5.10+ printk ring buffer) */
+	{ 'm', "struct printk_ringbuffer", "desc_ring" },
+	{ 'm', "struct printk_ringbuffer", "text_data_ring" },
+	{ 'm', "struct printk_ringbuffer", "fail" },
+	{ 'm', "struct prb_desc_ring", "count_bits" }, { 'm', "struct prb_desc_ring", "descs" },
+	{ 'm', "struct prb_desc_ring", "infos" }, { 'm', "struct prb_desc_ring", "head_id" },
+	{ 'm', "struct prb_desc_ring", "tail_id" },
+	{ 'm', "struct prb_data_ring", "size_bits" }, { 'm', "struct prb_data_ring", "data" },
+	{ 'm', "struct prb_data_ring", "head_lpos" }, { 'm', "struct prb_data_ring", "tail_lpos" },
+	{ 'm', "struct prb_desc", "state_var" }, { 'm', "struct prb_desc", "text_blk_lpos.begin" },
+	{ 'm', "struct prb_desc", "text_blk_lpos.next" },
+	{ 'm', "struct printk_info", "seq" }, { 'm', "struct printk_info", "ts_nsec" },
+	{ 'm', "struct printk_info", "text_len" }, { 'm', "struct printk_info", "facility" },
+	{ 'm', "struct printk_info", "flags" }, { 'm', "struct printk_info", "level" },
+	{ 'm', "struct printk_info", "caller_id" },
+	{ 'm', "struct printk_info", "dev_info.subsystem" },
+	{ 'm', "struct printk_info", "dev_info.device" },
+	{ 'z', "struct prb_desc", NULL }, { 'z', "struct printk_info", NULL },
+	{ 's', "prb", NULL },
 	/* lib/krec/find.c: the ktrace recorder's types, absent from vmlinux
 	 * (they come from the module's .ko, --module-debuginfo) */
 	{ 'm', "struct krec_entry", "hlist" }, { 'm', "struct krec_entry", "name" },
@@ -112,7 +131,7 @@ static const struct question questions[] = {
 	{ 'z', TR, NULL }, { 'z', "struct array_buffer", NULL }, { 'z', CALL, NULL },
 	{ 'z', CLASS, NULL }, { 'z', FIELD, NULL }, { 'z', SC, NULL }, { 'z', TE, NULL },
 	{ 'z', "struct list_head", NULL }, { 'z', "struct tracer", NULL },
-	/* symbols: buffers.c, cmdlines.c, events.c, kallsyms.c, printk.c,
+	/* symbols: buffers.c, cmdlines.c, events.c, kallsyms.c, trace_printk.c,
 	 * render.c, session.c; init_uts_ns for checking the dump */
 	{ 's', "global_trace", NULL }, { 's', "nr_cpu_ids", NULL },
 	{ 's', "ftrace_trace_arrays", NULL }, { 's', "savedcmd", NULL },
@@ -132,6 +151,8 @@ static const struct question questions[] = {
 	{ 's', "panic_cpu", NULL }, { 's', "crashing_cpu", NULL },
 	/* ident.c */
 	{ 's', "vmcoreinfo_data", NULL }, { 's', "vmcoreinfo_size", NULL },
+	/* options.c: record-tgid */
+	{ 's', "tgid_map", NULL }, { 's', "tgid_map_max", NULL },
 	/* trace_clocks[] functions (buffers.c) */
 	{ 's', "trace_clock_local", NULL }, { 's', "trace_clock_global", NULL },
 	{ 's', "trace_clock_counter", NULL }, { 's', "trace_clock_jiffies", NULL },

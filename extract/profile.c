@@ -389,16 +389,7 @@ static int has_lower(const char *s)
 static int vmcoreinfo_symbol(struct kx_profile *p, const char *name,
 			     uint64_t *addr)
 {
-	char key[128], *v;
-
-	if (!p->dump || snprintf(key, sizeof(key), "SYMBOL(%s)", name) >= (int)sizeof(key))
-		return -ENOENT;
-	v = kx_dump__vmcoreinfo_line(p->dump, key);
-	if (!v)
-		return -ENOENT;
-	*addr = strtoull(v, NULL, 16);
-	free(v);
-	return 0;
+	return p->dump ? kx_dump__vmcoreinfo_symbol(p->dump, name, addr) : -ENOENT;
 }
 
 static int target_symbol(void *priv, const char *name, uint64_t *addr)

@@ -124,7 +124,17 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 			return KT_EXIT_FAILURE;
 		}
 	}
-	if (o->list_only) {
+	if (o->dmesg || o->timeline) {
+		err = kx_write_log(o, s, only, out, &status);
+		if (status == KT_EXIT_NOTRACE) {
+			if (out != stdout) {
+				fclose(out);
+				unlink(tmp);
+				free(tmp);
+			}
+			return status;
+		}
+	} else if (o->list_only) {
 		kt_session__print_buffers(s, out);
 	} else if (o->events) {
 		list_events(s, out);
@@ -161,6 +171,8 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 			o->output ? o->output : "stdout", strerror(-err));
 		return KT_EXIT_FAILURE;
 	}
+	if (o->dmesg || o->timeline)
+		return status;
 	if (o->list_only || o->events) {
 		kt_session__loss(s, &l);
 		return kt_loss__any(&l) ? KT_EXIT_PARTIAL : status;

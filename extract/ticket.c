@@ -10,7 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <inttypes.h>
+#include <unistd.h>
+#include "dump.h"
 #include "ticket.h"
+#include "types/indump.h"
 
 static int copy_file(const char *from, const char *to)
 {
@@ -38,6 +42,75 @@ static int copy_file(const char *from, const char *to)
 	return err;
 }
 
+/*
+ * The dump alone: its BTF and its kallsyms moved back to link-time
+ * addresses (KERNELOFFSET) are what --make-profile --btf --system-map
+ * takes; written beside the profile for that, then removed. The kallsyms
+ * tables' own symbols are not in kallsyms: a profile without them finds
+ * them in VMCOREINFO (6.0+); before, the --system-map given is used.
+ */
+static int profile_from_dump(const struct kx_ticket_src *src, const char *dir, const char *path)
+{
+	struct kx_profile_make_opts po = { .sz = sizeof(po) };
+	char *btf = NULL, *map = NULL, *koff, type;
+	uint64_t kaslr = 0, addr;
+	const char *name;
+	const void *raw;
+	uint32_t size;
+	FILE *f;
+	int i, err = -EIO;
+
+	raw = kx_indump__btf_raw(src->indump, &size);
+	if (!raw || asprintf(&btf, "%s/.vmlinux.btf.tmp", dir) < 0 ||
+	    asprintf(&map, "%s/.System.map.tmp", dir) < 0)
+		goto out;
+	f = fopen(btf, "w");
+	if (!f)
+		goto out;
+	err = fwrite(raw, 1, size, f) == size ? 0 : -EIO;
+	if (fclose(f) || err)
+		goto out;
+	if (src->system_map) {
+		/* the map given has the kallsyms tables' own symbols too */
+		po.system_map = src->system_map;
+		goto make;
+	}
+	koff = kx_dump__vmcoreinfo_line(src->dump, "KERNELOFFSET");
+	if (koff)
+		kaslr = strtoull(koff, NULL, 16);
+	free(koff);
+	f = fopen(map, "w");
+	if (!f) {
+		err = -errno;
+		goto out;
+	}
+	for (i = 0; kt_session__kallsym(src->s, i, &addr, &type, &name) == 1; i++)
+		fprintf(f, "%016" PRIx64 " %c %s\n", addr - kaslr, type, name);
+	err = ferror(f) ? -EIO : 0;
+	if (fclose(f) || err || !i) {
+		err = -EIO;
+		goto out;
+	}
+	po.system_map = map;
+make:
+	po.output = path;
+	po.btf = btf;
+	po.release = src->release;
+	po.build_id = kt_session__build_id(src->s);
+	err = kx_profile__make(&po) ? -EIO : 0;
+out:
+	if (btf)
+		unlink(btf);
+	if (map)
+		unlink(map);
+	free(btf);
+	free(map);
+	if (err)
+		fprintf(stderr, "ktrace-extract: the ticket has no layout profile: making one from "
+				"the dump's BTF and kallsyms failed\n");
+	return err;
+}
+
 static int add_profile(void *priv, const char *dir)
 {
 	const struct kx_ticket_src *src = priv;
@@ -52,6 +125,8 @@ static int add_profile(void *priv, const char *dir)
 		if (err)
 			fprintf(stderr, "ktrace-extract: copying the profile %s into the ticket: %s\n",
 				src->profile, strerror(-err));
+	} else if (src->indump) {
+		err = profile_from_dump(src, dir, path);
 	} else if (src->vmlinux) {
 		/* the questions libktrace asks by name, answered from the DWARF */
 		po.output = path;
@@ -75,6 +150,9 @@ int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_
 		snprintf(source, sizeof(source), "layout profile %s", src->profile);
 	else if (src->vmlinux)
 		snprintf(source, sizeof(source), "DWARF of %s", src->vmlinux);
+	else if (src->indump)
+		snprintf(source, sizeof(source), "the dump itself: %s",
+			 kx_indump__describe(src->indump));
 	else
 		snprintf(source, sizeof(source), "the dump itself");
 	/*
@@ -88,6 +166,7 @@ int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_
 			to.cache_bytes = rl.rlim_cur / 4 ? rl.rlim_cur / 4 : 1;
 	}
 	to.vmcore = o->vmcore;
+	to.verbose = o->verbose;
 	to.source = source;
 	to.add_files = add_profile;
 	to.priv = (void *)src;

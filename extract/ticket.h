@@ -10,6 +10,11 @@ struct kx_ticket_src {
 	const char *profile;	/* the profile file used, or NULL */
 	const char *vmlinux;	/* the vmlinux used, or NULL */
 	const char *release;	/* the dump's release, names the profile */
+	/* the dump alone: its BTF and kallsyms make the profile */
+	struct kx_indump *indump;
+	const char *system_map;	/* --system-map: symbols at link time, complete */
+	struct kx_dump *dump;
+	struct kt_session *s;
 };
 
 /* --ticket: write it; returns the exit status */

@@ -92,6 +92,18 @@ struct kt_layout {
 	/* trace_entry (common fields) */
 	struct kt_member te_type, te_flags, te_preempt_count, te_pid;
 
+	/*
+	 * the kernel log: the lockless printk ring buffer of 5.10+
+	 * (kernel/printk/printk_ringbuffer.h); absent before
+	 */
+	struct kt_member prb_desc_ring, prb_text_data_ring, prb_fail;
+	struct kt_member pdr_count_bits, pdr_descs, pdr_infos, pdr_head_id, pdr_tail_id;
+	struct kt_member pda_size_bits, pda_data, pda_head_lpos, pda_tail_lpos;
+	struct kt_member pd_state_var, pd_text_begin, pd_text_next;
+	struct kt_member pi_seq, pi_ts_nsec, pi_text_len, pi_facility, pi_flags, pi_level,
+		pi_caller_id, pi_subsystem, pi_device;
+	uint32_t prb_desc_size, printk_info_size;	/* 0: type unknown */
+
 	uint32_t page_size;
 };
 
@@ -141,11 +153,30 @@ struct kt_ring_ops {
 	void (*dat_fix_record)(struct kt_buffer *b, uint8_t *rec, uint32_t size, int id_base);
 };
 
+/*
+ * The trace options of one trace array (trace_array.trace_flags, bits
+ * TRACE_ITER_*_BIT of kernel/trace/trace.h; options.c) that change what
+ * its trace file prints. When trace_flags cannot be read: the defaults.
+ */
+struct kt_trace_opts {
+	bool loaded;		/* kt_opts__load() ran */
+	bool known;		/* read from the dump, not the defaults */
+	bool irq_info, context_info, print_parent;	/* on by default */
+	bool record_tgid, sym_offset, sym_addr, raw, hex, bin, sym_userobj;
+	/* options that change the output in ways ktrace does not print */
+	bool verbose, latency_fmt, printk_msgonly, fields;
+	/* current_tracer: only nop and function print through print_trace_fmt() */
+	char tracer[32];
+	bool tracer_own_output;
+	bool warned_bin, warned_userobj;
+};
+
 struct kt_buffer {
 	struct kt_session *s;
 	const struct kt_ring_ops *ops;	/* NULL: a trace array's buffer (ftrace) */
 	void *priv;			/* the recorder's, for ops */
 	int hash_ptr;		/* -1 unknown, 0 raw %px, 1 hashed */
+	struct kt_trace_opts opts;
 	char *name;
 	bool global;
 	uint64_t tr;		/* struct trace_array *; 0 for a ring of ops */
@@ -192,12 +223,18 @@ struct kt_session {
 	struct kt_cmdlines *cmdlines;
 	struct kt_kallsyms *kallsyms;
 	bool kallsyms_tried;
+	bool kallsyms_borrowed;	/* kt_open_opts.kallsyms: the caller frees it */
 	struct kt_modsyms *modsyms;
 	bool modsyms_tried;
 	char **printk_fmts;
 	uint64_t *printk_addrs;
 	int nr_printk;
 	bool printk_tried;
+	/* the kernel log (printk/), read on first use */
+	struct kt_log *klog;
+	bool klog_tried;
+	int klog_err;
+	char klog_errmsg[256];
 
 	/* text sink state (libtraceevent handle) */
 	void *tep;
@@ -206,6 +243,9 @@ struct kt_session {
 	bool ptr_key_ok;
 	uint64_t ptr_key[2];
 	bool no_hash_pointers;
+	/* record-tgid: the pid -> tgid map (tgid_map, tgid_map_max) */
+	bool tgid_tried;
+	uint64_t tgid_map, tgid_map_max;
 
 	/* enum-derived values (TRACE_FLAG_*) */
 	struct {
@@ -281,9 +321,8 @@ void kt_buffer__free(struct kt_buffer *b);
 int kt_events__load(struct kt_session *s);
 void kt_events__free(struct kt_session *s);
 
-/* cmdlines.c, kallsyms.c, printk.c */
+/* cmdlines.c, kallsyms.c, trace_printk.c */
 void kt_cmdlines__free(struct kt_cmdlines *c);
-void kt_kallsyms__free(struct kt_kallsyms *k);
 void kt_modsyms__free(struct kt_modsyms *m);
 /* a loaded module's symbol containing @addr (modsyms.c) */
 const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
@@ -294,7 +333,13 @@ int kt_modsyms__find(struct kt_session *s, const char *module, const char *name,
 /* the symbol holding @addr: start, size, module name or NULL (kallsyms.c) */
 const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
 			     uint64_t *size, const char **module);
-void kt_printk__free(struct kt_session *s);
+void kt_trace_printk__free(struct kt_session *s);
+/* printk/: the kernel log */
+void kt_log__free(struct kt_log *log);
+/* the "kernel log records: ..." line of kt_loss__print() */
+void kt_loss__print_log(const struct kt_loss *l, FILE *out, const char *prefix);
+/* json.c: @p (at most @max bytes, up to a NUL) as a JSON string */
+void kt_json__str(FILE *out, const char *p, size_t max);
 
 /* page.c: validate and walk one sub-buffer */
 struct kt_page_cursor {
@@ -321,6 +366,12 @@ int kt_page__load(struct kt_page_cursor *c, const struct kt_layout *l,
  */
 int kt_page__next(struct kt_page_cursor *c, const uint8_t **data, uint32_t *size,
 		  uint64_t *ts);
+
+/* options.c: the trace options of @b, read once */
+const struct kt_trace_opts *kt_opts__load(struct kt_session *s, struct kt_buffer *b);
+/* trace_find_tgid(): 0 when unknown */
+int kt_opts__tgid(struct kt_session *s, int pid);
+void kt_opts__header(struct kt_session *s, struct kt_buffer *b, FILE *out);
 
 /* pages.c */
 int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cur);

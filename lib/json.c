@@ -10,7 +10,7 @@
 #include "internal.h"
 #include "render.h"
 
-static void json_str(FILE *out, const char *p, size_t max)
+void kt_json__str(FILE *out, const char *p, size_t max)
 {
 	size_t i;
 
@@ -54,7 +54,7 @@ static void json_field(FILE *out, struct tep_format_field *f, const struct kt_re
 			return;
 		}
 		if (f->flags & TEP_FIELD_IS_STRING)
-			json_str(out, (const char *)d + off, len);
+			kt_json__str(out, (const char *)d + off, len);
 		else
 			fprintf(out, "\"<%u bytes>\"", len);
 		return;
@@ -64,7 +64,7 @@ static void json_field(FILE *out, struct tep_format_field *f, const struct kt_re
 		return;
 	}
 	if (f->flags & TEP_FIELD_IS_STRING) {
-		json_str(out, (const char *)d + f->offset, (size_t)f->size);
+		kt_json__str(out, (const char *)d + f->offset, (size_t)f->size);
 		return;
 	}
 	if (f->flags & TEP_FIELD_IS_ARRAY) {
@@ -101,7 +101,7 @@ static void json_header(struct kt_session *s, struct kt_buffer *b, FILE *out)
 
 	kt_buffer__entry_counts(b, &in, &all);
 	fputs("{\"buffer\":", out);
-	json_str(out, b->name, 256);
+	kt_json__str(out, b->name, 256);
 	if (b->ops)
 		fprintf(out, ",\"kind\":\"%s\"", b->ops->kind);
 	fprintf(out, ",\"cpus\":%d,\"subbuf_size\":%u,\"clock\":\"%s\","
@@ -152,7 +152,7 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			continue;
 		if (b->ops) {
 			fputs("{\"instance\":", out);
-			json_str(out, b->name, 256);
+			kt_json__str(out, b->name, 256);
 			fprintf(out, ",\"cpu\":%d,\"ts\":%llu,\"timestamp\":\"%llu.%06llu\","
 				     "\"size\":%u", r.cpu, (unsigned long long)r.ts,
 				(unsigned long long)(us / 1000000),
@@ -165,12 +165,12 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			continue;
 		}
 		fputs("{\"instance\":", out);
-		json_str(out, b->name, 256);
+		kt_json__str(out, b->name, 256);
 		fprintf(out, ",\"cpu\":%d,\"ts\":%llu,\"timestamp\":\"%llu.%06llu\",\"pid\":%d,"
 			     "\"comm\":", r.cpu, (unsigned long long)r.ts,
 			(unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000),
 			r.pid);
-		json_str(out, kt_session__comm(s, r.pid), 32);
+		kt_json__str(out, kt_session__comm(s, r.pid), 32);
 		fprintf(out, ",\"flags\":%u,\"preempt_count\":%u",
 			r.size > l->te_flags.off ? ((const uint8_t *)r.data)[l->te_flags.off] : 0,
 			r.size > l->te_preempt_count.off ?
@@ -185,9 +185,9 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			continue;
 		}
 		fputs(",\"system\":", out);
-		json_str(out, ev->system, 256);
+		kt_json__str(out, ev->system, 256);
 		fputs(",\"event\":", out);
-		json_str(out, ev->name, 256);
+		kt_json__str(out, ev->name, 256);
 		fputs(",\"fields\":{", out);
 		{
 			struct tep_format_field *f;
@@ -196,7 +196,7 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			for (f = ev->format.fields; f; f = f->next, k++) {
 				if (k)
 					fputc(',', out);
-				json_str(out, f->name, 256);
+				kt_json__str(out, f->name, 256);
 				fputc(':', out);
 				json_field(out, f, &r);
 			}
@@ -205,7 +205,7 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		trace_seq_reset(&q);
 		kt_render__event(s, b, &r, &q);
 		trace_seq_terminate(&q);
-		json_str(out, q.buffer, q.len);
+		kt_json__str(out, q.buffer, q.len);
 		fputs("}\n", out);
 	}
 	trace_seq_destroy(&q);

@@ -7,7 +7,15 @@
  * kernels without KALLSYMS_BASE_RELATIVE). Whether negative offsets mean
  * "relative to the base" (KALLSYMS_ABSOLUTE_PERCPU, x86_64 until 6.11)
  * is not in the debuginfo, so both readings are tried against the
- * address of _stext that the target knows.
+ * address of _stext that the target knows; a target that does not know
+ * _stext (one that takes its symbols from these very tables) is told by
+ * the sign of _stext's offset, negative only in the absolute-per-CPU
+ * encoding.
+ *
+ * The decoder reads through a bare target, not a session, so that a
+ * front end can decode the tables before it opens a session: the
+ * standalone extractor takes every symbol from them when the dump is
+ * all it has (kt_kallsyms__load(), kt_kallsyms__find()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +30,7 @@ struct kt_kallsyms {
 	char *types;
 	char *pool;
 	uint32_t *by_addr;	/* indexes sorted by address */
+	uint32_t *by_name;	/* indexes sorted by name, built on first find */
 	uint64_t text;		/* _text: below it are per-CPU offsets, not code */
 };
 
@@ -34,12 +43,25 @@ void kt_kallsyms__free(struct kt_kallsyms *k)
 	free(k->types);
 	free(k->pool);
 	free(k->by_addr);
+	free(k->by_name);
 	free(k);
+}
+
+static int t_read(const struct kt_target *t, uint64_t addr, void *buf, size_t len)
+{
+	if (!addr)
+		return -EFAULT;
+	return t->read(t->priv, addr, buf, len);
+}
+
+static int t_symbol(const struct kt_target *t, const char *name, uint64_t *addr)
+{
+	return t->symbol(t->priv, name, addr);
 }
 
 /* sequential reader over the dump */
 struct seq {
-	struct kt_session *s;
+	const struct kt_target *t;
 	uint64_t base, pos;
 	uint8_t buf[65536];
 	uint64_t buf_at;
@@ -53,7 +75,7 @@ static int seq_byte(struct seq *q, uint8_t *b)
 		uint32_t len = sizeof(q->buf) - (uint32_t)(at & 4095);
 
 		/* shrink to what is readable up to a page end */
-		while (kt_read(q->s, at, q->buf, len)) {
+		while (t_read(q->t, at, q->buf, len)) {
 			if (len <= 4096 - (at & 4095))
 				return -EFAULT;
 			len = (uint32_t)(4096 - (at & 4095));
@@ -75,7 +97,7 @@ static int cmp_addr(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
-static int load_names(struct kt_session *s, struct kt_kallsyms *k)
+static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 {
 	uint64_t names, ttab, tidx;
 	uint16_t index[256];
@@ -85,11 +107,13 @@ static int load_names(struct kt_session *s, struct kt_kallsyms *k)
 	uint32_t i, maxoff = 0;
 	int err = -EFAULT;
 
-	if (kt_symbol(s, "kallsyms_names", &names) ||
-	    kt_symbol(s, "kallsyms_token_table", &ttab) ||
-	    kt_symbol(s, "kallsyms_token_index", &tidx) ||
-	    kt_read(s, tidx, index, sizeof(index)))
+	if (t_symbol(s, "kallsyms_names", &names) ||
+	    t_symbol(s, "kallsyms_token_table", &ttab) ||
+	    t_symbol(s, "kallsyms_token_index", &tidx))
 		return kt_err(ENOENT, "kallsyms tables not found in the dump");
+	if (t_read(s, tidx, index, sizeof(index)))
+		return kt_err(EFAULT, "cannot read kallsyms_token_index at 0x%llx",
+			      (unsigned long long)tidx);
 	for (i = 0; i < 256; i++)
 		if (index[i] > maxoff)
 			maxoff = index[i];
@@ -99,20 +123,23 @@ static int load_names(struct kt_session *s, struct kt_kallsyms *k)
 	k->pool = malloc(pool_cap);
 	if (!tokens || !q || !k->pool)
 		goto nomem;
-	if (kt_read(s, ttab, tokens, tsize) && kt_read(s, ttab, tokens, maxoff + 1))
+	if (t_read(s, ttab, tokens, tsize) && t_read(s, ttab, tokens, maxoff + 1)) {
+		err = kt_err(EFAULT, "cannot read kallsyms_token_table at 0x%llx",
+			     (unsigned long long)ttab);
 		goto out;
-	q->s = s;
+	}
+	q->t = s;
 	q->base = names;
 	for (i = 0; i < k->num; i++) {
 		uint8_t b, b2;
 		uint32_t len, j;
 
 		if (seq_byte(q, &b))
-			goto out;
+			goto unreadable;
 		len = b;
 		if (b & 0x80) {	/* 6.1: two-byte lengths for long names */
 			if (seq_byte(q, &b2))
-				goto out;
+				goto unreadable;
 			len = (b & 0x7f) | (uint32_t)b2 << 7;
 		}
 		k->name_off[i] = (uint32_t)pool_len;
@@ -122,7 +149,7 @@ static int load_names(struct kt_session *s, struct kt_kallsyms *k)
 			size_t tl;
 
 			if (seq_byte(q, &b))
-				goto out;
+				goto unreadable;
 			if (index[b] >= tsize)
 				goto bad;
 			t = tokens + index[b];
@@ -140,13 +167,23 @@ static int load_names(struct kt_session *s, struct kt_kallsyms *k)
 			pool_len += tl;
 		}
 		k->pool[pool_len++] = 0;
-		/* the first character is the symbol type */
-		if (k->pool[k->name_off[i]]) {
-			k->types[i] = k->pool[k->name_off[i]];
-			k->name_off[i]++;
-		}
+		/* the first character is the symbol type, a name follows */
+		if (!k->pool[k->name_off[i]] || !k->pool[k->name_off[i] + 1])
+			goto empty;
+		k->types[i] = k->pool[k->name_off[i]];
+		k->name_off[i]++;
 	}
 	err = 0;
+	goto out;
+unreadable:
+	err = kt_err(EFAULT, "cannot read kallsyms_names at 0x%llx (symbol %u of %u)",
+		     (unsigned long long)(names + q->pos), i, k->num);
+	goto out;
+empty:
+	/* zeroed or garbled tables decode to empty names */
+	err = kt_err(EBADMSG, "kallsyms_names at 0x%llx: symbol %u of %u (at 0x%llx) has no "
+		     "name: the tables are damaged", (unsigned long long)names, i, k->num,
+		     (unsigned long long)(names + q->pos));
 	goto out;
 bad:
 	err = kt_err(EBADMSG, "kallsyms_names: token index out of range");
@@ -159,22 +196,29 @@ out:
 	return err;
 }
 
-static int load_addrs(struct kt_session *s, struct kt_kallsyms *k)
+static int load_addrs(const struct kt_target *s, struct kt_kallsyms *k)
 {
 	uint64_t offs, base, stext, sym;
 	int32_t *o;
 	uint32_t i, ref = UINT32_MAX;
 	int mode;
 
-	if (!kt_symbol(s, "kallsyms_addresses", &sym))
-		return kt_read(s, sym, k->addr, (size_t)k->num * 8);
-	if (kt_symbol(s, "kallsyms_offsets", &offs) ||
-	    kt_symbol(s, "kallsyms_relative_base", &sym) || kt_read_u64(s, sym, &base))
+	if (!t_symbol(s, "kallsyms_addresses", &sym)) {
+		if (t_read(s, sym, k->addr, (size_t)k->num * 8))
+			return kt_err(EFAULT, "cannot read kallsyms_addresses at 0x%llx",
+				      (unsigned long long)sym);
+		return 0;
+	}
+	if (t_symbol(s, "kallsyms_offsets", &offs) ||
+	    t_symbol(s, "kallsyms_relative_base", &sym))
 		return kt_err(ENOENT, "kallsyms_offsets/kallsyms_relative_base not found");
+	if (t_read(s, sym, &base, sizeof(base)))
+		return kt_err(EFAULT, "cannot read kallsyms_relative_base at 0x%llx",
+			      (unsigned long long)sym);
 	o = malloc((size_t)k->num * 4);
 	if (!o)
 		return -ENOMEM;
-	if (kt_read(s, offs, o, (size_t)k->num * 4)) {
+	if (t_read(s, offs, o, (size_t)k->num * 4)) {
 		free(o);
 		return kt_err(EFAULT, "cannot read kallsyms_offsets at 0x%llx",
 			      (unsigned long long)offs);
@@ -185,13 +229,15 @@ static int load_addrs(struct kt_session *s, struct kt_kallsyms *k)
 			break;
 		}
 	mode = 0;
-	if (ref != UINT32_MAX && !kt_symbol(s, "_stext", &stext)) {
+	if (ref != UINT32_MAX && !t_symbol(s, "_stext", &stext)) {
 		int32_t r = o[ref];
 
 		if (base + (uint32_t)r == stext)
 			mode = 0;
 		else if (r < 0 && base - 1 - r == stext)
 			mode = 1;
+	} else if (ref != UINT32_MAX) {
+		mode = o[ref] < 0;
 	}
 	for (i = 0; i < k->num; i++) {
 		if (mode == 0)
@@ -203,41 +249,127 @@ static int load_addrs(struct kt_session *s, struct kt_kallsyms *k)
 	return 0;
 }
 
-static struct kt_kallsyms *kallsyms(struct kt_session *s)
+struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 {
 	struct kt_kallsyms *k;
 	uint64_t sym;
 	uint32_t num, i;
+	int err;
 
-	if (s->kallsyms_tried)
-		return s->kallsyms;
-	s->kallsyms_tried = true;
-	if (kt_symbol(s, "kallsyms_num_syms", &sym) || kt_read_u32(s, sym, &num) ||
-	    !num || num > KT_MAX_KALLSYMS) {
-		kt_warn(s, "no kallsyms in the dump: addresses are printed as numbers");
+	if (t_symbol(t, "kallsyms_num_syms", &sym)) {
+		kt_err(ENOENT, "kallsyms_num_syms not known");
+		return NULL;
+	}
+	if (t_read(t, sym, &num, sizeof(num))) {
+		kt_err(EFAULT, "cannot read kallsyms_num_syms at 0x%llx",
+		       (unsigned long long)sym);
+		return NULL;
+	}
+	if (!num || num > KT_MAX_KALLSYMS) {
+		kt_err(EBADMSG, "kallsyms_num_syms at 0x%llx is %u: damaged",
+		       (unsigned long long)sym, num);
 		return NULL;
 	}
 	k = calloc(1, sizeof(*k));
 	if (!k)
-		return NULL;
+		goto nomem;
 	k->num = num;
 	k->addr = calloc(num, 8);
 	k->name_off = calloc(num, 4);
 	k->types = calloc(num, 1);
 	k->by_addr = calloc(num, 4);
-	if (!k->addr || !k->name_off || !k->types || !k->by_addr ||
-	    load_names(s, k) || load_addrs(s, k)) {
-		kt_warn(s, "cannot decode kallsyms: %s", kt_last_error());
+	if (!k->addr || !k->name_off || !k->types || !k->by_addr)
+		goto nomem;
+	err = load_names(t, k);
+	if (!err)
+		err = load_addrs(t, k);
+	if (err == -ENOMEM)
+		goto nomem;
+	if (err) {
 		kt_kallsyms__free(k);
+		errno = -err;
 		return NULL;
 	}
 	for (i = 0; i < num; i++)
 		k->by_addr[i] = i;
 	qsort_r(k->by_addr, num, 4, cmp_addr, k);
-	if (kt_symbol(s, "_text", &k->text))
-		k->text = 0;
-	s->kallsyms = k;
+	k->text = kt_kallsyms__find(k, "_text", &sym, NULL) ? 0 : sym;
 	return k;
+nomem:
+	kt_kallsyms__free(k);
+	kt_err(ENOMEM, "kallsyms: out of memory");
+	return NULL;
+}
+
+uint32_t kt_kallsyms__count(const struct kt_kallsyms *k)
+{
+	return k->num;
+}
+
+/* global before weak before local, then the lower address, then table order */
+static int rank(char type)
+{
+	if (type == 'w' || type == 'W' || type == 'v' || type == 'V')
+		return 1;
+	return type >= 'A' && type <= 'Z' ? 0 : 2;
+}
+
+static int cmp_name(const void *a, const void *b, void *ctx)
+{
+	const struct kt_kallsyms *k = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(k->pool + k->name_off[x], k->pool + k->name_off[y]);
+
+	if (c)
+		return c;
+	c = rank(k->types[x]) - rank(k->types[y]);
+	if (c)
+		return c;
+	if (k->addr[x] != k->addr[y])
+		return k->addr[x] < k->addr[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+int kt_kallsyms__find(struct kt_kallsyms *k, const char *name, uint64_t *addr, char *type)
+{
+	uint32_t lo = 0, hi = k->num, i;
+
+	if (!k->by_name) {
+		k->by_name = malloc((size_t)k->num * 4);
+		if (!k->by_name)
+			return -ENOMEM;
+		for (i = 0; i < k->num; i++)
+			k->by_name[i] = i;
+		qsort_r(k->by_name, k->num, 4, cmp_name, k);
+	}
+	/* the first entry of that name is the best ranked */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(k->pool + k->name_off[k->by_name[mid]], name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == k->num || strcmp(k->pool + k->name_off[k->by_name[lo]], name))
+		return -ENOENT;
+	*addr = k->addr[k->by_name[lo]];
+	if (type)
+		*type = k->types[k->by_name[lo]];
+	return 0;
+}
+
+static struct kt_kallsyms *kallsyms(struct kt_session *s)
+{
+	if (s->kallsyms_tried)
+		return s->kallsyms;
+	s->kallsyms_tried = true;
+	s->kallsyms = kt_kallsyms__load(&s->t);
+	if (!s->kallsyms && errno == ENOENT)
+		kt_warn(s, "no kallsyms in the dump: addresses are printed as numbers");
+	else if (!s->kallsyms)
+		kt_warn(s, "cannot decode kallsyms: %s", kt_last_error());
+	return s->kallsyms;
 }
 
 /*

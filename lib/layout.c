@@ -106,6 +106,39 @@ static const struct probe probes[] = {
 	P(sc_cmdline_num, "struct saved_cmdlines_buffer", "cmdline_num", false),
 	P(sc_saved_cmdlines, "struct saved_cmdlines_buffer", "saved_cmdlines", false),
 
+	/*
+	 * kernel/printk/printk_ringbuffer.h: the lockless printk ring, 5.10
+	 * ("printk: use the lockless ringbuffer"). Before 5.10 was released,
+	 * printk_info moved out of prb_desc into desc_ring.infos and the
+	 * dictionary ring gave way to printk_info.dev_info; that layout holds
+	 * through 6.12. flags:5 and level:3 are bit-fields: the target gives
+	 * the byte that holds them.
+	 */
+	P(prb_desc_ring, "struct printk_ringbuffer", "desc_ring", false),
+	P(prb_text_data_ring, "struct printk_ringbuffer", "text_data_ring", false),
+	P(prb_fail, "struct printk_ringbuffer", "fail", false),
+	P(pdr_count_bits, "struct prb_desc_ring", "count_bits", false),
+	P(pdr_descs, "struct prb_desc_ring", "descs", false),
+	P(pdr_infos, "struct prb_desc_ring", "infos", false),
+	P(pdr_head_id, "struct prb_desc_ring", "head_id", false),
+	P(pdr_tail_id, "struct prb_desc_ring", "tail_id", false),
+	P(pda_size_bits, "struct prb_data_ring", "size_bits", false),
+	P(pda_data, "struct prb_data_ring", "data", false),
+	P(pda_head_lpos, "struct prb_data_ring", "head_lpos", false),
+	P(pda_tail_lpos, "struct prb_data_ring", "tail_lpos", false),
+	P(pd_state_var, "struct prb_desc", "state_var", false),
+	P(pd_text_begin, "struct prb_desc", "text_blk_lpos.begin", false),
+	P(pd_text_next, "struct prb_desc", "text_blk_lpos.next", false),
+	P(pi_seq, "struct printk_info", "seq", false),
+	P(pi_ts_nsec, "struct printk_info", "ts_nsec", false),
+	P(pi_text_len, "struct printk_info", "text_len", false),
+	P(pi_facility, "struct printk_info", "facility", false),
+	P(pi_flags, "struct printk_info", "flags", false),
+	P(pi_level, "struct printk_info", "level", false),
+	P(pi_caller_id, "struct printk_info", "caller_id", false),
+	P(pi_subsystem, "struct printk_info", "dev_info.subsystem", false),
+	P(pi_device, "struct printk_info", "dev_info.device", false),
+
 	P(te_type, "struct trace_entry", "type", true),
 	P(te_flags, "struct trace_entry", "flags", true),
 	P(te_preempt_count, "struct trace_entry", "preempt_count", true),
@@ -126,6 +159,16 @@ static int probe_member(struct kt_session *s, const char *type, const char *memb
 	m->off = (uint32_t)off;
 	m->size = (uint32_t)size;
 	return 0;
+}
+
+/* sizeof(@type), or 0 if the target does not know it */
+static uint32_t type_size(struct kt_session *s, const char *type)
+{
+	uint64_t size;
+
+	if (s->t.type_size(s->t.priv, type, &size) || size > UINT32_MAX)
+		return 0;
+	return (uint32_t)size;
 }
 
 static int probe_buffer_types(struct kt_session *s)
@@ -168,6 +211,8 @@ int kt_layout__probe(struct kt_session *s)
 			return kt_err(err, "layout: %s has no member %s (%s)", type,
 				      p->member, strerror(-err));
 	}
+	l->prb_desc_size = type_size(s, "struct prb_desc");
+	l->printk_info_size = type_size(s, "struct printk_info");
 	l->page_size = 4096;
 	return 0;
 }

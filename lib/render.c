@@ -282,196 +282,6 @@ struct tep_event *kt_render__find_event(struct kt_session *s, int id)
 	return tep_find_event(tep, id);
 }
 
-/* %ps: the symbol name alone, or the address when none is known */
-static void put_sym(struct kt_session *s, struct trace_seq *q, uint64_t ip)
-{
-	const char *name;
-
-	if (!ip) {
-		trace_seq_putc(q, '0');
-		return;
-	}
-	name = kt_session__symbol(s, ip, NULL);
-	if (name)
-		trace_seq_puts(q, name);
-	else	/* trace_seq_print_sym() */
-		trace_seq_printf(q, "0x%08llx", (unsigned long long)ip);
-}
-
-static uint64_t field_u64(struct tep_event *ev, const char *name, struct tep_record *r,
-			  bool *ok)
-{
-	struct tep_format_field *f = tep_find_field(ev, name);
-	unsigned long long v = 0;
-
-	if (!f || f->offset + f->size > r->size || tep_read_number_field(f, r->data, &v)) {
-		*ok = false;
-		return 0;
-	}
-	return v;
-}
-
-/* trailing newlines are the kernel's; the caller adds exactly one */
-static void put_text(struct trace_seq *q, const char *p, size_t max)
-{
-	size_t n = strnlen(p, max);
-
-	while (n && p[n - 1] == '\n')
-		n--;
-	trace_seq_printf(q, "%.*s", (int)n, p);
-}
-
-static bool render_ftrace(struct kt_session *s, struct tep_event *ev, struct tep_record *r,
-			  struct trace_seq *q)
-{
-	struct tep_format_field *f;
-	bool ok = true;
-	uint64_t ip;
-
-	if (!strcmp(ev->name, "kernel_stack")) {
-		/*
-		 * trace_stack_print(): one " => symbol" line per caller up to
-		 * the end of the record or a ULONG_MAX terminator.
-		 */
-		uint32_t off;
-
-		f = tep_find_field(ev, "caller");
-		if (!f || f->offset < 0 || f->offset > r->size)
-			return false;
-		trace_seq_puts(q, "<stack trace>");
-		for (off = (uint32_t)f->offset; off + 8 <= (uint32_t)r->size; off += 8) {
-			uint64_t ip = kt_le64((const uint8_t *)r->data + off);
-
-			if (ip == UINT64_MAX)
-				break;
-			trace_seq_puts(q, "\n => ");
-			put_sym(s, q, ip);
-		}
-		return true;
-	}
-	ip = field_u64(ev, "ip", r, &ok);
-	if (!ok)
-		return false;
-	if (!strcmp(ev->name, "print")) {
-		/* trace_print_print(): "%ps: %s" */
-		f = tep_find_field(ev, "buf");
-		if (!f || f->offset > r->size)
-			return false;
-		put_sym(s, q, ip);
-		trace_seq_puts(q, ": ");
-		put_text(q, (const char *)r->data + f->offset, r->size - f->offset);
-		return true;
-	}
-	if (!strcmp(ev->name, "bputs")) {
-		uint64_t str = field_u64(ev, "str", r, &ok);
-		char *text;
-
-		if (!ok)
-			return false;
-		put_sym(s, q, ip);
-		trace_seq_puts(q, ": ");
-		if (!kt_read_string(s, str, KT_MAX_STR, &text)) {
-			put_text(q, text, KT_MAX_STR);
-			free(text);
-		} else {
-			trace_seq_printf(q, "(string at 0x%llx not in the dump)",
-					 (unsigned long long)str);
-		}
-		return true;
-	}
-	if (!strcmp(ev->name, "function")) {
-		uint64_t parent = field_u64(ev, "parent_ip", r, &ok);
-
-		put_sym(s, q, ip);
-		if (ok && parent) {
-			trace_seq_puts(q, " <-");
-			put_sym(s, q, parent);
-		}
-		return true;
-	}
-	if (!strcmp(ev->name, "bprint")) {
-		uint64_t fmt = field_u64(ev, "fmt", r, &ok);
-		char *text;
-
-		/* register the format on first sight: it lives in the dump */
-		if (ok && !kt_read_string(s, fmt, KT_MAX_STR, &text)) {
-			tep_register_print_string(ev->tep, text, fmt);
-			free(text);
-		}
-		return false;
-	}
-	return false;
-}
-
-/* trace_print_lat_fmt(): irqs-off, need-resched, hard/softirq, preempt, migrate */
-static void put_lat(struct kt_session *s, struct trace_seq *q, unsigned flags, unsigned pc)
-{
-	bool nmi = flags & s->fl.nmi, hardirq = flags & s->fl.hardirq;
-	bool softirq = flags & s->fl.softirq, bh_off = s->fl.bh_off && (flags & s->fl.bh_off);
-	bool irqs_off = flags & s->fl.irqs_off;
-	bool nr = flags & s->fl.need_resched, pr = flags & s->fl.preempt_resched;
-	bool lazy = s->fl.need_resched_lazy && (flags & s->fl.need_resched_lazy);
-	char a, b, c;
-
-	a = (irqs_off && bh_off) ? 'D' : irqs_off ? 'd' : bh_off ? 'b' :
-	    (s->fl.irqs_nosupport && (flags & s->fl.irqs_nosupport)) ? 'X' : '.';
-	if (nr && lazy && pr)
-		b = 'B';
-	else if (nr && pr)
-		b = 'N';
-	else if (lazy && pr)
-		b = 'L';
-	else if (nr && lazy)
-		b = 'b';
-	else if (nr)
-		b = 'n';
-	else if (lazy)
-		b = 'l';
-	else if (pr)
-		b = 'p';
-	else
-		b = '.';
-	c = (nmi && hardirq) ? 'Z' : nmi ? 'z' : (hardirq && softirq) ? 'H' :
-	    hardirq ? 'h' : softirq ? 's' : '.';
-	trace_seq_printf(q, "%c%c%c", a, b, c);
-	if (!s->fl.migrate_col) {
-		if (pc)
-			trace_seq_printf(q, "%x", pc);
-		else
-			trace_seq_putc(q, '.');
-		return;
-	}
-	if (pc & 0xf)
-		trace_seq_printf(q, "%x", pc & 0xf);
-	else
-		trace_seq_putc(q, '.');
-	if (pc & 0xf0)
-		trace_seq_printf(q, "%x", pc >> 4);
-	else
-		trace_seq_putc(q, '.');
-}
-
-void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
-			struct trace_seq *q)
-{
-	const struct kt_layout *l = &s->l;
-	const uint8_t *d = r->data;
-	unsigned flags = r->size > l->te_flags.off ? d[l->te_flags.off] : 0;
-	unsigned pc = r->size > l->te_preempt_count.off ? d[l->te_preempt_count.off] : 0;
-
-	trace_seq_printf(q, "%16s-%-*d ", kt_session__comm(s, r->pid), s->fl.pid_width, r->pid);
-	trace_seq_printf(q, "[%03d] ", r->cpu);
-	put_lat(s, q, flags, pc);
-	if (kt_render__clock_in_ns(b)) {
-		uint64_t us = (r->ts + 500) / 1000;	/* ns2usecs() rounds */
-
-		trace_seq_printf(q, " %5llu.%06llu: ", (unsigned long long)(us / 1000000),
-				 (unsigned long long)(us % 1000000));
-	} else {
-		trace_seq_printf(q, " %12llu: ", (unsigned long long)r->ts);
-	}
-}
-
 bool kt_render__clock_in_ns(const struct kt_buffer *b)
 {
 	return strcmp(b->clock, "counter") && strcmp(b->clock, "x86-tsc") &&
@@ -539,7 +349,7 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 	 * last array is as long as the record: kernel_stack's caller[] holds
 	 * as many entries as were saved, not the 8 its format declares).
 	 */
-	if (ev->system && !strcmp(ev->system, "ftrace") && render_ftrace(s, ev, &rec, q))
+	if (ev->system && !strcmp(ev->system, "ftrace") && kt_output__ftrace(s, b, ev, &rec, q))
 		return 0;
 	bad = field_outside(ev, r);
 	if (bad) {
@@ -553,7 +363,8 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		/* trace_bprint_print(): "%ps: " then the formatted text */
 		bool ok = true;
 
-		put_sym(s, q, field_u64(ev, "ip", &rec, &ok));
+		kt_output__ip_sym(s, kt_opts__load(s, b), q,
+				  kt_output__field(ev, "ip", &rec, &ok));
 		trace_seq_puts(q, ": ");
 		{
 			struct trace_seq t;
@@ -565,7 +376,7 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 			{
 				const char *p = strstr(t.buffer, ": ");
 
-				put_text(q, p ? p + 2 : t.buffer, t.len);
+				kt_output__text(q, p ? p + 2 : t.buffer, t.len);
 			}
 			trace_seq_destroy(&t);
 		}
@@ -577,7 +388,7 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		trace_seq_init(&t);
 		tep_print_event(tep, &t, &rec, "%s", TEP_PRINT_INFO);
 		trace_seq_terminate(&t);
-		put_text(q, t.buffer, t.len);
+		kt_output__text(q, t.buffer, t.len);
 		trace_seq_destroy(&t);
 	}
 	return 0;

@@ -13,4 +13,15 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 struct tep_event *kt_render__find_event(struct kt_session *s, int id);
 bool kt_render__clock_in_ns(const struct kt_buffer *b);
 
+/* output.c: trace_output.c's printers */
+void kt_output__ip_sym(struct kt_session *s, const struct kt_trace_opts *o,
+		       struct trace_seq *q, uint64_t ip);
+uint64_t kt_output__field(struct tep_event *ev, const char *name, struct tep_record *r,
+			  bool *ok);
+void kt_output__text(struct trace_seq *q, const char *p, size_t max);
+bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+		       struct tep_record *r, struct trace_seq *q);
+int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
+		       struct trace_seq *q);
+
 #endif

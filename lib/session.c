@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* A session: one crashed kernel's tracer state, read through a target. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -100,6 +101,11 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 	if (target->sz < sizeof(s->t))
 		s->t.enumerator = NULL;
 	s->log = opts && opts->log ? opts->log : stderr;
+	if (opts && opts->sz > offsetof(struct kt_open_opts, kallsyms) && opts->kallsyms) {
+		s->kallsyms = opts->kallsyms;
+		s->kallsyms_tried = true;
+		s->kallsyms_borrowed = true;
+	}
 
 	err = kt_layout__probe(s);
 	if (!err)
@@ -144,9 +150,11 @@ void kt_session__free(struct kt_session *s)
 	free(s->buffers);
 	kt_events__free(s);
 	kt_cmdlines__free(s->cmdlines);
-	kt_kallsyms__free(s->kallsyms);
+	if (!s->kallsyms_borrowed)
+		kt_kallsyms__free(s->kallsyms);
 	kt_modsyms__free(s->modsyms);
-	kt_printk__free(s);
+	kt_trace_printk__free(s);
+	kt_log__free(s->klog);
 	kt_ident__free(s);
 	kt_pagecache__free(s);
 	free(s->header_page);
@@ -189,6 +197,18 @@ void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
 		for (k = 0; k < sizeof(*loss) / sizeof(uint64_t); k++)
 			d[k] += x[k];
 	}
+	/* the kernel log, once it was read; its counts are its own members */
+	if (s->klog) {
+		struct kt_loss ll;
+
+		kt_log__loss(s->klog, &ll);
+		loss->log_records = ll.log_records;
+		loss->log_overwritten = ll.log_overwritten;
+		loss->log_dropped = ll.log_dropped;
+		loss->log_inflight = ll.log_inflight;
+		loss->log_corrupt = ll.log_corrupt;
+		loss->log_unreadable = ll.log_unreadable;
+	}
 }
 
 const char *kt_session__header_page(const struct kt_session *s) { return s->header_page; }
@@ -197,7 +217,8 @@ const char *kt_session__header_event(const struct kt_session *s) { return s->hea
 bool kt_loss__any(const struct kt_loss *l)
 {
 	return l->pages_unreadable || l->pages_filtered || l->pages_corrupt ||
-	       l->pages_zero || l->list_anomalies || l->events_unknown || l->records_bad;
+	       l->pages_zero || l->list_anomalies || l->events_unknown ||
+	       l->events_unrendered || l->log_corrupt || l->log_unreadable || l->records_bad;
 }
 
 void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
@@ -217,4 +238,12 @@ void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 	if (l->records_bad)
 		fprintf(out, "%srecords their event's format could not decode: %llu\n", prefix,
 			(unsigned long long)l->records_bad);
+	if (l->events_unrendered)
+		fprintf(out, "%sevents not printed as the kernel would (an option or tracer "
+			     "ktrace does not render): %llu\n", prefix,
+			(unsigned long long)l->events_unrendered);
+	/* only where the kernel log was read: trace output stays as it was */
+	if (l->log_records || l->log_corrupt || l->log_unreadable || l->log_dropped ||
+	    l->log_inflight || l->log_overwritten)
+		kt_loss__print_log(l, out, prefix);
 }

@@ -3,6 +3,8 @@
  * SHA-256 (FIPS 180-4), for the ticket's manifest: small enough to carry
  * in libktrace so the kdump initramfs needs no crypto library.
  */
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include "sha256.h"
 
@@ -44,6 +46,77 @@ static void block(struct kt_sha256 *c, const uint8_t *p)
 	c->h[4] += e, c->h[5] += f, c->h[6] += g, c->h[7] += h;
 }
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+/*
+ * The same compression with the SHA extensions (Goldmont, Zen and later):
+ * sha256rnds2 does two rounds on the state held as ABEF/CDGH halves,
+ * sha256msg1/msg2 the message schedule, four words at a time. About ten
+ * times the portable code: a ticket's manifest hashes every file it wrote.
+ */
+__attribute__((target("sha,sse4.1"))) static void blocks_shani(uint32_t h[8], const uint8_t *p,
+							     size_t n)
+{
+	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bull, 0x0405060700010203ull);
+	__m128i abef, cdgh, t, m, w[4], abef0, cdgh0;
+	int i;
+
+	t = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[0]), 0xb1);	/* CDAB */
+	cdgh = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[4]), 0x1b);	/* EFGH */
+	abef = _mm_alignr_epi8(t, cdgh, 8);
+	cdgh = _mm_blend_epi16(cdgh, t, 0xf0);
+	for (; n; n--, p += 64) {
+		abef0 = abef;
+		cdgh0 = cdgh;
+		for (i = 0; i < 16; i++) {
+			if (i < 4) {
+				w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * i)),
+							bswap);
+			} else {
+				/* W[t..t+3] from W[t-16..t-1]: w[i & 3] holds W[t-16..t-13] */
+				t = _mm_sha256msg1_epu32(w[i & 3], w[(i + 1) & 3]);
+				t = _mm_add_epi32(t, _mm_alignr_epi8(w[(i + 3) & 3], w[(i + 2) & 3], 4));
+				w[i & 3] = _mm_sha256msg2_epu32(t, w[(i + 3) & 3]);
+			}
+			m = _mm_add_epi32(w[i & 3], _mm_loadu_si128((const __m128i *)&K[4 * i]));
+			cdgh = _mm_sha256rnds2_epu32(cdgh, abef, m);
+			abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(m, 0x0e));
+		}
+		abef = _mm_add_epi32(abef, abef0);
+		cdgh = _mm_add_epi32(cdgh, cdgh0);
+	}
+	t = _mm_shuffle_epi32(abef, 0x1b);		/* FEBA */
+	cdgh = _mm_shuffle_epi32(cdgh, 0xb1);		/* DCHG */
+	_mm_storeu_si128((__m128i *)&h[0], _mm_blend_epi16(t, cdgh, 0xf0));	/* DCBA */
+	_mm_storeu_si128((__m128i *)&h[4], _mm_alignr_epi8(cdgh, t, 8));	/* HGFE */
+}
+
+static bool have_shani(void)
+{
+	static int known = -1;
+
+	if (known < 0) {
+		__builtin_cpu_init();
+		known = __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1") &&
+			!getenv("KTRACE_NO_SHANI");
+	}
+	return known;
+}
+#endif
+
+static void blocks(struct kt_sha256 *c, const uint8_t *p, size_t n)
+{
+#if defined(__x86_64__)
+	if (have_shani()) {
+		blocks_shani(c->h, p, n);
+		return;
+	}
+#endif
+	for (; n; n--, p += 64)
+		block(c, p);
+}
+
 void kt_sha256__init(struct kt_sha256 *c)
 {
 	static const uint32_t iv[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -66,11 +139,12 @@ void kt_sha256__update(struct kt_sha256 *c, const void *data, size_t n)
 		c->fill += take, p += take, n -= take;
 		if (c->fill < 64)
 			return;
-		block(c, c->buf);
+		blocks(c, c->buf, 1);
 		c->fill = 0;
 	}
-	for (; n >= 64; p += 64, n -= 64)
-		block(c, p);
+	blocks(c, p, n / 64);
+	p += n / 64 * 64;
+	n %= 64;
 	memcpy(c->buf, p, n);
 	c->fill = n;
 }

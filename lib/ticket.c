@@ -9,6 +9,8 @@
  *   trace.txt         the text ktrace-extract prints (every buffer)
  *   trace.jsonl       JSON Lines of every buffer
  *   trace.dat         for trace-cmd report and KernelShark
+ *   dmesg.txt         the kernel log, as ktrace-extract --dmesg writes it
+ *   timeline.txt      log and events by time stamp (ktrace-extract --timeline)
  *   (front end)       e.g. the layout profile that was used
  *   manifest.sha256   "sha256  file" lines: sha256sum -c manifest.sha256
  */
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "internal.h"
 #include "archive.h"
@@ -145,6 +148,71 @@ static int write_dat(struct ticket *t)
 	return finish(t, f, "trace.dat", err);
 }
 
+/*
+ * The kernel log and the timeline (printk/, timeline.c). A dump without a
+ * readable printk ring gets neither file; the summary says why. The
+ * timeline reads the cached pages again: its loss is not counted twice.
+ */
+static int write_log(struct ticket *t)
+{
+	struct kt_log *log = kt_session__log(t->s);
+	FILE *f;
+	int err;
+
+	if (!log)
+		return 0;
+	f = create(t, "dmesg.txt");
+	if (!f)
+		return t->err;
+	err = finish(t, f, "dmesg.txt", kt_log__write(log, f, NULL));
+	if (err)
+		return err;
+	f = create(t, "timeline.txt");
+	if (!f)
+		return t->err;
+	err = kt_timeline__write(t->s, f, NULL);
+	restore_loss(t);
+	if (!err) {
+		struct kt_buffer *b;
+		int i;
+
+		/* the lines ktrace-extract --timeline ends with (extract/log.c) */
+		kt_log__print_loss(log, f, "# ktrace: log: ");
+		kt_session__for_each_buffer(t->s, i, b) {
+			char prefix[300];
+
+			if (!kt_clock__comparable(kt_buffer__clock(b), NULL))
+				continue;
+			snprintf(prefix, sizeof(prefix), "# ktrace: %s: ", kt_buffer__name(b));
+			/* one read as if the first (a crash session may have read more) */
+			kt_loss__print(&t->loss[i], f, prefix);
+		}
+	}
+	return finish(t, f, "timeline.txt", err);
+}
+
+/* panic message, uptime at the panic and the log's counts */
+static void summary_log(struct ticket *t, FILE *f)
+{
+	struct kt_log *log = kt_session__log(t->s);
+	const struct kt_log_record *r;
+
+	if (!log) {
+		fprintf(f, "kernel log: none (%s)\n", kt_last_error());
+		return;
+	}
+	r = kt_log__panic_record(log);
+	if (r) {
+		fprintf(f, "panic message: %s\n", kt_log__panic_message(log));
+		fprintf(f, "uptime at the panic: %llu.%06llu s (printk time stamp)\n",
+			(unsigned long long)(r->ts_nsec / 1000000000),
+			(unsigned long long)(r->ts_nsec % 1000000000 / 1000));
+	} else {
+		fprintf(f, "panic message: none in the kernel log\n");
+	}
+	kt_log__print_loss(log, f, "");
+}
+
 static void put_ts(FILE *f, const struct kt_buffer *b, uint64_t ts)
 {
 	if (kt_render__clock_in_ns(b)) {
@@ -220,6 +288,7 @@ static int write_summary(struct ticket *t)
 		fprintf(f, "panic cpu: %d (from %s)\n", cpu, src);
 	else
 		fprintf(f, "panic cpu: none recorded (panic_cpu and crashing_cpu unset)\n");
+	summary_log(t, f);
 	memset(&all, 0, sizeof(all));
 	kt_session__for_each_buffer(t->s, i, b) {
 		uint64_t *d = (uint64_t *)&all;
@@ -233,6 +302,25 @@ static int write_summary(struct ticket *t)
 	kt_session__for_each_buffer(t->s, i, b)
 		summary_buffer(t, f, i, b);
 	return finish(t, f, "summary.txt", 0);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* each step timed on the session's log when asked */
+static int step(struct ticket *t, int (*fn)(struct ticket *), const char *what)
+{
+	double t0 = now();
+	int err = fn(t);
+
+	if (t->o && t->o->verbose)
+		fprintf(t->s->log, "ticket: %s in %.3f s\n", what, now() - t0);
+	return err;
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -406,12 +494,17 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 	}
 	for (i = 0; i < (size_t)kt_session__buffer_cnt(s); i++)
 		t.after[i] = kt_session__buffer(s, (int)i)->loss;
-	if (!write_text(&t) && !write_json(&t) && !write_dat(&t) && !write_summary(&t) &&
-	    o && o->add_files) {
+	if (!step(&t, write_text, "trace.txt (ring pages read from the dump)") &&
+	    !step(&t, write_json, "trace.jsonl") && !step(&t, write_dat, "trace.dat") &&
+	    !step(&t, write_log, "dmesg.txt and timeline.txt") &&
+	    !step(&t, write_summary, "summary.txt") && o && o->add_files) {
+		double t0 = now();
 		int err = o->add_files(o->priv, t.dir);
 
 		if (err)
 			fail(&t, err, "adding front-end files to", ".");
+		if (o->verbose)
+			fprintf(s->log, "ticket: the front end's files in %.3f s\n", now() - t0);
 	}
 	kt_session__cache_pages(s, 0);
 	/* what was written is kept and listed even after a failure */

@@ -32,6 +32,14 @@ done </lib/modules.load 2>/dev/null
 T=/sys/kernel/tracing
 [ -e $T/trace ] || mount -t tracefs nodev $T || fail "no tracefs"
 
+# option DIR WORD: options/WORD=1, or options/X=0 for a WORD noX
+option() {
+	case $2 in
+	no?*) echo 0 >$1/options/${2#no} || fail "option $2 in $1" ;;
+	*) echo 1 >$1/options/$2 || fail "option $2 in $1" ;;
+	esac
+}
+
 # setup DIR EVENTS KB OPTIONS: configure one trace array (global or an instance)
 setup() {
 	d=$1
@@ -44,7 +52,12 @@ setup() {
 	[ -n "$CLOCK" ] && { echo "$CLOCK" >$d/trace_clock || fail "trace_clock=$CLOCK"; }
 	echo 1 >$d/options/overwrite
 	for o in $4; do
-		echo 1 >$d/options/$o || fail "option $o in $d"
+		# a tracer's options (funcgraph-*) may appear with the tracer: later
+		if [ $d = $T ] && [ ! -e $d/options/${o#no} ]; then
+			late="$late $o"
+			continue
+		fi
+		option $d $o
 	done
 	for e in $2; do
 		p=$d/events/$(echo "$e" | tr : /)
@@ -109,12 +122,20 @@ elif [ "$NO_TRACE" = 1 ]; then
 else
 	setup $T "$EVENTS" "$BUFFER_KB" "$OPTIONS"
 	if [ -n "$TRACER" ]; then
+		# graph:F -> set_graph_function, depth:N -> max_graph_depth
 		for f in $FTRACE_FILTER; do
-			echo "$f" >>$T/set_ftrace_filter || fail "set_ftrace_filter $f"
+			case $f in
+			graph:*) echo "${f#graph:}" >>$T/set_graph_function || fail "set_graph_function $f" ;;
+			depth:*) echo "${f#depth:}" >$T/max_graph_depth || fail "max_graph_depth $f" ;;
+			*) echo "$f" >>$T/set_ftrace_filter || fail "set_ftrace_filter $f" ;;
+			esac
 		done
 		echo "$TRACER" >$T/current_tracer || fail "current_tracer=$TRACER"
 		echo >$T/trace
 	fi
+	for o in $late; do
+		option $T $o
+	done
 	if [ -n "$INSTANCE" ]; then
 		mkdir $T/instances/$INSTANCE || fail "mkdir instances/$INSTANCE"
 		setup $T/instances/$INSTANCE "$INSTANCE_EVENTS" "${INSTANCE_BUFFER_KB:-$BUFFER_KB}" \

@@ -2,7 +2,8 @@
 # The crash extension against ktrace-extract over the vmcore matrix: in
 # crash's batch mode, "ktrace show -i INST" must print byte for byte what
 # "ktrace-extract -x VMLINUX -i INST VMCORE" prints, "ktrace list" what
-# --list prints, "ktrace events -v" what --events prints; a pipe through a
+# --list prints, "ktrace events -v" what --events prints, "ktrace dmesg"
+# and "ktrace timeline" what --dmesg and --timeline print; a pipe through a
 # shell command must work.
 #
 # crash 8.0.2 (bookworm) cannot open 6.x dumps newer than it; those cases
@@ -55,6 +56,10 @@ run_crash() {
 		done
 		echo "ktrace show -i global | grep -c . > $tmp/pipe.crash"
 		echo "ktrace show -i global -c 1 -n 40 -s $win_from -u $win_to > $tmp/window.crash"
+		echo "ktrace dmesg > $tmp/dmesg.crash"
+		echo "ktrace dmesg -j > $tmp/dmesg-json.crash"
+		echo "ktrace timeline > $tmp/timeline.crash"
+		echo "ktrace timeline > $tmp/timeline2.crash"
 		echo "sys > $tmp/sys.crash"
 		echo "ktrace ticket $tmp/ticket.crash"
 		echo "bt > $tmp/bt.crash"
@@ -130,10 +135,18 @@ for c in $(cases); do
 			"$core" >"$tmp/window.want" 2>/dev/null
 		same "$c/$fmt: ktrace show -c 1 -n 40 -s $win_from -u $win_to" "$tmp/window.crash" \
 			"$tmp/window.want"
+		"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$core" >"$tmp/dmesg.want" 2>/dev/null
+		same "$c/$fmt: ktrace dmesg" "$tmp/dmesg.crash" "$tmp/dmesg.want"
+		"$KTRACE_BIN" -x "$VMLINUX" --dmesg --json "$core" >"$tmp/dmesg-json.want" 2>/dev/null
+		same "$c/$fmt: ktrace dmesg -j" "$tmp/dmesg-json.crash" "$tmp/dmesg-json.want"
+		"$KTRACE_BIN" -x "$VMLINUX" --timeline "$core" >"$tmp/timeline.want" 2>/dev/null
+		same "$c/$fmt: ktrace timeline" "$tmp/timeline.crash" "$tmp/timeline.want"
+		same "$c/$fmt: ktrace timeline, a second time in the session" "$tmp/timeline2.crash" \
+			"$tmp/timeline.want"
 		# the ticket: the same files as ktrace-extract --ticket writes
 		rm -rf "$tmp/ticket.want"
 		"$KTRACE_BIN" -q -x "$VMLINUX" --ticket "$tmp/ticket.want" "$core" 2>/dev/null
-		for f in trace.txt trace.jsonl trace.dat; do
+		for f in trace.txt trace.jsonl trace.dat dmesg.txt timeline.txt; do
 			same "$c/$fmt: ktrace ticket: $f" "$tmp/ticket.crash/$f" "$tmp/ticket.want/$f"
 		done
 		grep -v '^types and symbols from:' "$tmp/ticket.crash/summary.txt" >"$tmp/sum.crash" 2>/dev/null

@@ -102,8 +102,15 @@ if [ -s "$out/run1.truth" ]; then
 else
 	nok "run 1: no truth file on the guest disk"
 fi
-kt=$(grep -o 'ktrace: saved.* in [0-9]* s' "$con" | head -n 1)
-[ -n "$kt" ] && ok "run 1: capture kernel: '$kt'; $(cat "$d"/ktrace.*.log 2>/dev/null | grep -c .) log lines"
+kt=$(grep -o 'ktrace: saved.* in [0-9.]* s' "$con" | head -n 1)
+[ -n "$kt" ] && ok "run 1: capture kernel: '$kt'; $(grep -h '^ticket: ' "$d"/ktrace.*.log 2>/dev/null | sed 's/^ticket: //' | tr '\n' ';')"
+if (cd "$d/ktrace.$stamp" && sha256sum -c --quiet manifest.sha256) >/dev/null 2>&1 &&
+	grep -q "^release: $rel$" "$d/ktrace.$stamp/summary.txt" &&
+	grep -q '^panic cpu: [0-9]' "$d/ktrace.$stamp/summary.txt"; then
+	ok "run 1: the ticket's summary names $rel and $(grep -m1 '^panic cpu' "$d/ktrace.$stamp/summary.txt"); its manifest verifies"
+else
+	nok "run 1: the ticket ktrace.$stamp/ lacks a summary naming release and panic cpu, or its manifest fails"
+fi
 
 # --- run 2: a corrupted profile must not cost the dump -------------------
 break_profile() {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The panicking CPU (lib/panic.c) on every fixture and dump format: what
 # "ktrace-extract --panic-cpu" prints must be the CPU the kernel named in
-# its oops on the console ("CPU: N PID: ..." after the sysrq crash), and
+# its oops on the console ("CPU: N [UID: N ]PID: ..." after the sysrq crash), and
 # --list must end with the same fact. (t-crash.sh checks it against crash's
 # bt; t-damaged.sh checks a dump whose panic_cpu is unreadable.)
 . "$(dirname "$0")/lib.sh"
@@ -14,7 +14,7 @@ for c in $(all_cases); do
 	. "$dir/case.env"
 	# the oops of sysrq-c: the first "CPU: N PID:" after the trigger
 	want=$(sed -n '/sysrq: Trigger a crash/,$p' "$dir/console.log" | tr -d '\r' |
-		sed -n 's/.*\] CPU: \([0-9]*\) PID: .*/\1/p' | head -n1)
+		sed -n 's/.*\] CPU: \([0-9]*\) \(UID: [0-9]* \)\{0,1\}PID: .*/\1/p' | head -n1)
 	if [ -z "$want" ]; then
 		nok "$c: no 'CPU: N PID:' oops line after the sysrq trigger in console.log"
 		continue

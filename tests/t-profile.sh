@@ -34,7 +34,7 @@ run() {
 }
 
 # same_but_sign DWARF BTF: the files differ only where DWARF says (-X) and
-# BTF says 2^8/2^16/2^32 - X (extract/types.c reads DW_FORM_data1/2/4
+# BTF says 2^8/2^16/2^32 - X (extract/types/dwarf.c reads DW_FORM_data1/2/4
 # enumerator values as signed; BTF records the enum's signedness)
 same_but_sign() {
 	python3 - "$1" "$2" <<'EOF'
@@ -93,6 +93,7 @@ for c in $(cases); do
 		run ref -x "$VMLINUX" "$core"; ref_rc=$rc
 		run refe -x "$VMLINUX" --events "$core"
 		run refd -x "$VMLINUX" -o "$tmp/ref.dat" "$core"
+		run refl -x "$VMLINUX" --dmesg "$core"
 		for kind in dwarf btf; do
 			p=$prof
 			[ $kind = btf ] && p=$bprof
@@ -120,6 +121,12 @@ for c in $(cases); do
 				nok "$c/$fmt: --profile ($kind): $unk questions the profile has no answer for: $(grep -h 'has no answer' "$tmp"/pro*.err | head -n 1)"
 			else
 				ok "$c/$fmt: --profile ($kind): text ($(grep -vc '^#' "$tmp/pro.out") lines), formats and trace.dat identical to DWARF's"
+			fi
+			run prol --profile "$p" --dmesg "$core"
+			if [ $rc != 0 ] || ! cmp -s "$tmp/refl.out" "$tmp/prol.out"; then
+				nok "$c/$fmt: --profile ($kind) --dmesg: status $rc, differs from DWARF's: $(head -c 200 "$tmp/prol.err")"
+			else
+				ok "$c/$fmt: --profile ($kind) --dmesg: the kernel log identical to DWARF's ($(wc -l <"$tmp/prol.out") lines)"
 			fi
 		done
 	done

@@ -29,6 +29,11 @@ repro() {
 #!/bin/sh
 insmod ./ktrace_trigger.ko || exit 1
 echo 1 >/sys/kernel/tracing/events/ktrace_trigger/enable
+if [ $1 = oops ]; then
+	# a real oops on CPU 1 while the scheduler events trace every CPU
+	echo 1 >/sys/kernel/tracing/events/sched/sched_switch/enable
+	exec taskset 2 sh -c 'echo $1 >/sys/module/ktrace_trigger/parameters/trigger'
+fi
 if [ $1 = hung ]; then
 	taskset -p 1 \$(pidof khungtaskd) >/dev/null || exit 1
 	exec taskset 1 sh -c 'echo $1 >/sys/module/ktrace_trigger/parameters/trigger'
@@ -99,6 +104,23 @@ for series in 6.1 6.12; do
 			nok "$series $t: status $rc: $(grep -E '^(not ok|#)' "$d.out" | head -n4 | tr '\n' ' ') $(grep -a 'ktrace-qemu: verdict' "$d.out")"
 			cp -r "$d" "/tmp/t-qemu-$series-$t.failed" 2>/dev/null
 			continue
+		fi
+		# the ticket of the oops on CPU 1: the summary names that CPU, the
+		# panic message and, as that CPU's last event, the trigger's
+		if [ $t = oops ]; then
+			core=$(ls "$d"/vmcore.* 2>/dev/null | head -n1)
+			"$KTRACE_BIN" -q -x "$KTRACE_CACHE/kernels/$series/vmlinux" --ticket "$d.ticket" \
+				"$core" 2>"$d.ticket.err"
+			last=$(awk '/^buffer global:/ { g = 1; next } /^buffer / { g = 0 }
+				g && /last events on the panicking cpu/ { b = 1; next }
+				g && b && NF { l = $0 } END { print l }' "$d.ticket/summary.txt" 2>/dev/null)
+			if grep -q '^panic cpu: 1 (from panic_cpu)$' "$d.ticket/summary.txt" 2>/dev/null &&
+				grep -q '^panic message: Fatal exception' "$d.ticket/summary.txt" &&
+				echo "$last" | grep -q 'ktrace_trigger_fire: trigger=oops cpu=1'; then
+				ok "$series oops on cpu 1: the ticket's summary names cpu 1, 'Fatal exception' and its last event: ${last##*: }"
+			else
+				nok "$series oops on cpu 1: the ticket's summary: $(grep -E '^panic' "$d.ticket/summary.txt" 2>&1 | tr '\n' ' ') last '$last'"
+			fi
 		fi
 		wrong=oops
 		[ $t = oops ] && wrong=bug

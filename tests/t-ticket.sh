@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 for c in $(cases); do
 	dir=$VMCORES/$c
-	unset VMLINUX FORMATS RELEASE
+	unset VMLINUX FORMATS RELEASE SERIES SYSTEM_MAP
 	. "$dir/case.env"
 	core=$dir/vmcore.kdump
 	[ -f "$core" ] || core=$dir/vmcore.elf
@@ -34,6 +34,20 @@ for c in $(cases); do
 			nok "$c: trace.$f differs from the separate run's"
 		fi
 	done
+	for f in dmesg timeline; do
+		"$KTRACE_BIN" -q -x "$VMLINUX" --$f "$core" >"$tmp/want.$f" 2>/dev/null
+		if [ -s "$tmp/want.$f" ] && cmp -s "$tmp/want.$f" "$t/$f.txt"; then
+			ok "$c: $f.txt is what --$f writes"
+		else
+			nok "$c: $f.txt differs from what --$f writes"
+		fi
+	done
+	if grep -q '^panic message: sysrq triggered crash$' "$t/summary.txt" &&
+		grep -q '^uptime at the panic: [0-9]*\.[0-9]\{6\} s' "$t/summary.txt"; then
+		ok "$c: summary.txt has the panic message and the uptime at the panic"
+	else
+		nok "$c: summary.txt lacks the panic message or the uptime at the panic"
+	fi
 	if (cd "$t" && sha256sum -c --quiet manifest.sha256) >/dev/null 2>&1 &&
 		[ "$(wc -l <"$t/manifest.sha256")" = "$(ls "$t" | grep -vc '^manifest.sha256$')" ]; then
 		ok "$c: manifest.sha256 lists and verifies every file"
@@ -68,6 +82,22 @@ for c in $(cases); do
 		ok "$c: the ticket's profile reads the dump again to the same text"
 	else
 		nok "$c: the ticket's profile '$prof' does not read the dump to the same text"
+	fi
+	# the dump alone (its BTF and kallsyms; 5.10: with its System.map):
+	# the same text, and a profile made from them that reads it again
+	extra=
+	[ "$SERIES" = 5.10 ] && extra="--system-map $SYSTEM_MAP"
+	# shellcheck disable=SC2086
+	"$KTRACE_BIN" -q --from-dump $extra --ticket "$t.alone" "$core" 2>"$tmp/err"
+	rc=$?
+	prof=$(ls "$t.alone"/*.profile 2>/dev/null | head -n1)
+	if [ $rc != 0 ] && [ $rc != 10 ]; then
+		nok "$c: --from-dump --ticket exit $rc: $(tail -n1 "$tmp/err")"
+	elif cmp -s "$t.alone/trace.txt" "$tmp/want.txt" && [ -n "$prof" ] &&
+		"$KTRACE_BIN" -q -P "$prof" "$core" 2>/dev/null | cmp -s - "$tmp/want.txt"; then
+		ok "$c: dump-alone ticket: the DWARF run's text, and a profile from the dump's BTF that reads it again"
+	else
+		nok "$c: dump-alone ticket: text or its profile '$prof' differ from the DWARF run"
 	fi
 done
 

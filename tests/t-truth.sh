@@ -21,6 +21,12 @@ for c in $(cases); do
 			out=$(mktemp); err=$(mktemp)
 			"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" "$core" >"$out" 2>"$err"
 			rc=$?
+			# bin, sym-userobj...: what ktrace says it does not print as the
+			# kernel does is checked by t-options.sh, not line by line here
+			if [ $rc = 10 ] && grep -q 'not printed as the kernel would' "$err"; then
+				skip "$c/$fmt/$inst: options ktrace does not render (t-options.sh)"
+				rm -f "$out" "$err"; continue
+			fi
 			if [ $rc != 0 ]; then
 				nok "$c/$fmt/$inst: exit status $rc: $(tail -n 3 "$err" | tr '\n' ' ')"
 				rm -f "$out" "$err"; continue
@@ -37,7 +43,8 @@ for c in $(cases); do
 				nok "$c/$fmt/$inst: $miss"
 			elif [ "$last_t" != "$last_o" ]; then
 				nok "$c/$fmt/$inst: output ends with '$last_o', the kernel's with '$last_t'"
-			elif [ -n "$marker" ] && ! grep -v '^#' "$out" | grep -qF -- "$marker"; then
+			elif [ -n "$marker" ] && grep -qF -- "$marker" "$truth" &&
+				! grep -v '^#' "$out" | grep -qF -- "$marker"; then
 				nok "$c/$fmt/$inst: last marker '$marker' not in the output"
 			else
 				ok "$c/$fmt/$inst: $(grep -vc '^#' "$truth") kernel lines found in order, ends at the last event"
@@ -45,16 +52,21 @@ for c in $(cases); do
 			# JSON carries the same events: same order, time stamps and text
 			"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" "$core" 2>/dev/null |
 				grep -v '^#' | grep -v '^CPU:.*LOST' |
-				sed -n 's/^.\{16\}-[0-9]* *\[\([0-9]*\)\] [^ ]* *\([0-9]*\.[0-9]*\): \(.*\)$/\1 \2 \3/p' |
+				sed -n 's/^.\{16\}-[0-9]* *\(([ 0-9-]*) \)\{0,1\}\[\([0-9]*\)\] [^ ]* *\([0-9]*\.[0-9]*\): \(.*\)$/\2 \3 \4/p' |
 				sed 's/^0*\([0-9]\)/\1/' >"$err"
 			"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" --json "$core" 2>/dev/null >"$out"
 			ne_j=$(grep -c '^{"instance"' "$out")
-			ne_t=$(grep -v '^#' "$truth" | grep -v '^CPU:.*LOST' | grep -v '^ => ' | grep -vc '^#####')
+			# (hex prints an empty line after each event)
+			ne_t=$(grep -v '^#' "$truth" | grep -v '^CPU:.*LOST' | grep -v '^ => ' |
+				grep -v '^$' | grep -vc '^#####')
 			jdiff=$(grep '^{"instance"' "$out" |
 				sed 's/^.*"cpu":\([0-9]*\),.*"timestamp":"\([0-9.]*\)".*"text":"\(.*\)"}$/\1 \2 \3/' |
 				sed 's/\\n.*//; s/\\"/"/g; s/\\\\/\\/g' | diff - "$err" | head -n 4)
 			if [ "$ne_j" -lt "$ne_t" ]; then
 				nok "$c/$fmt/$inst: JSON has $ne_j events, the kernel's trace $ne_t"
+			elif [ ! -s "$err" ]; then
+				# raw, hex, context-info off: no context columns to match
+				ok "$c/$fmt/$inst: JSON has $ne_j events (the text has no context columns: options)"
 			elif [ -n "$jdiff" ]; then
 				nok "$c/$fmt/$inst: JSON events differ from the text: $(echo "$jdiff" | tr '\n' ' ')"
 			else

@@ -53,6 +53,16 @@ struct kt_loss {
 	uint64_t events_unknown;	/* records whose event id is not in the table */
 	uint64_t inflight_bytes;	/* reserved but not committed (write - commit) */
 	uint64_t list_anomalies;	/* page-list pointers that were broken or looped */
+	/* records the kernel printed in a way ktrace cannot (yet): an option
+	 * or tracer it does not render; said on stderr, never printed wrongly */
+	uint64_t events_unrendered;
+	/* the kernel log (printk ring buffer), when it was read */
+	uint64_t log_records;		/* records read and valid */
+	uint64_t log_overwritten;	/* records overwritten before the crash (normal) */
+	uint64_t log_dropped;		/* records the kernel itself lost (no space) */
+	uint64_t log_inflight;		/* reserved, not committed at the crash */
+	uint64_t log_corrupt;		/* descriptors or text blocks failing validation, skipped */
+	uint64_t log_unreadable;	/* descriptors or text not in the dump */
 	/* records of a known event that its format cannot decode (a recorder's
 	 * table disagrees with its records: sizes, string offsets) */
 	uint64_t records_bad;
@@ -64,6 +74,12 @@ struct kt_open_opts {
 	FILE *log;
 	/* do not read the event table (raw record access only) */
 	bool no_events;
+	/*
+	 * the target's kallsyms, already decoded with kt_kallsyms__load():
+	 * used instead of decoding them again; the caller frees it after
+	 * the session
+	 */
+	struct kt_kallsyms *kallsyms;
 };
 
 /**
@@ -81,6 +97,34 @@ void kt_session__free(struct kt_session *s);
 
 /* The message of the last failure of a kt_ call in this thread. */
 const char *kt_last_error(void);
+
+/* ----- kallsyms ----- */
+
+struct kt_kallsyms;
+
+/**
+ * kt_kallsyms__load() - decode the kernel's own symbol tables
+ * @t: reads memory, and knows where kallsyms_num_syms, kallsyms_names,
+ *     kallsyms_token_table, kallsyms_token_index and kallsyms_offsets
+ *     with kallsyms_relative_base (or kallsyms_addresses) are; v6.0+
+ *     lists them in VMCOREINFO
+ *
+ * Returns NULL and sets errno on failure (ENOENT: @t does not know the
+ * tables; EFAULT: they cannot be read; EBADMSG: they are damaged), the
+ * message naming table and address in kt_last_error().
+ */
+struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t);
+void kt_kallsyms__free(struct kt_kallsyms *k);
+uint32_t kt_kallsyms__count(const struct kt_kallsyms *k);
+/**
+ * kt_kallsyms__find() - run-time address of a symbol by name
+ *
+ * Among symbols of one name a global wins over a weak one, a weak one over
+ * a local one, and among locals the lowest address. @type (may be NULL)
+ * gets nm's letter. Returns 0, -ENOENT, or -ENOMEM (the name index is
+ * built on the first call).
+ */
+int kt_kallsyms__find(struct kt_kallsyms *k, const char *name, uint64_t *addr, char *type);
 
 int kt_session__buffer_cnt(const struct kt_session *s);
 struct kt_buffer *kt_session__buffer(const struct kt_session *s, int idx);
@@ -234,6 +278,152 @@ int kt_session__kallsym(struct kt_session *s, int idx, uint64_t *addr, char *typ
 /* trace_printk formats: 1 = filled, 0 = end */
 int kt_session__printk_fmt(struct kt_session *s, int idx, uint64_t *addr, const char **fmt);
 
+/* ----- the kernel log (printk ring buffer) ----- */
+
+struct kt_log;
+
+/* printk_info.flags (kernel/printk/printk.c enum printk_info_flags) */
+#define KT_LOG_NEWLINE	2	/* the text ended with a newline */
+#define KT_LOG_CONT	8	/* a fragment of a line (pr_cont) */
+
+/* caller_id: bit 31 set means a CPU number (not in task context), else a pid */
+#define KT_LOG_CALLER_CPU	0x80000000u
+
+struct kt_log_record {
+	uint64_t seq;		/* sequence number, from 0 at boot */
+	uint64_t ts_nsec;	/* local_clock() when printk() was called */
+	uint32_t caller_id;	/* raw printk_info.caller_id */
+	int level;		/* 0 (KERN_EMERG) .. 7 (KERN_DEBUG); -1 unknown */
+	int facility;
+	unsigned int flags;	/* KT_LOG_* */
+	const char *text;	/* NUL-terminated; may hold '\n' (multi-line records) */
+	uint32_t text_len;
+	const char *subsystem;	/* dev_info (5.10+): SUBSYSTEM=, "" if none */
+	const char *device;	/* dev_info: DEVICE=, "" if none */
+};
+
+/**
+ * kt_session__log() - the kernel log of the crashed kernel
+ * @s: session
+ *
+ * Reads the lockless printk ring buffer (kernel/printk/printk_ringbuffer.c,
+ * 5.10+) through the target on first use, validating every descriptor and
+ * text block; a broken one is skipped and counted (kt_log__loss()). The
+ * log belongs to the session. Returns NULL and sets errno (message in
+ * kt_last_error()) when the dump holds no readable printk ring.
+ */
+struct kt_log *kt_session__log(struct kt_session *s);
+
+/* Number of valid records, oldest first. */
+size_t kt_log__record_cnt(const struct kt_log *log);
+/* Record @idx (0: oldest), or NULL. */
+const struct kt_log_record *kt_log__record(const struct kt_log *log, size_t idx);
+/* The record after @prev (NULL: the first), or NULL at the end. */
+const struct kt_log_record *kt_log__next_record(const struct kt_log *log,
+						const struct kt_log_record *prev);
+
+#define kt_log__for_each_record(pos, log)				\
+	for ((pos) = kt_log__next_record((log), NULL); (pos);		\
+	     (pos) = kt_log__next_record((log), (pos)))
+
+/* What the log lost: only the log_* members are set. */
+void kt_log__loss(const struct kt_log *log, struct kt_loss *loss);
+/* "kernel log records: N, overwritten ..., corrupt (skipped): N, ..." after @prefix */
+void kt_log__print_loss(const struct kt_log *log, FILE *out, const char *prefix);
+
+/**
+ * kt_log__panic_record() - the "Kernel panic - not syncing: " record
+ * @log: the kernel log
+ *
+ * Return: the last record whose text starts with panic()'s prefix (a
+ * multi-line or continued record included), or NULL if the log has none
+ * (kdump entered on an oops without panic, or the record was lost).
+ */
+const struct kt_log_record *kt_log__panic_record(const struct kt_log *log);
+/* The panic message: the text after "Kernel panic - not syncing: ", up to
+ * the end of its line; NULL if there is no panic record. */
+const char *kt_log__panic_message(const struct kt_log *log);
+
+/**
+ * kt_session__panic_message() - the panic message, a session-level fact
+ * @s: session
+ *
+ * kt_log__panic_message() of the session's kernel log (read on first
+ * use), to go with kt_session__panic_cpu(). Return: the message, or NULL
+ * when the log cannot be read (errno, kt_last_error()) or holds no panic
+ * record (errno ENOENT).
+ */
+const char *kt_session__panic_message(struct kt_session *s);
+
+/* "T<pid>" or "C<cpu>" of @r into @buf; returns @buf */
+const char *kt_log_record__caller(const struct kt_log_record *r, char *buf, size_t len);
+
+struct kt_log_opts {
+	size_t sz;
+	/* JSON Lines (a header object, then one object per record) instead of text */
+	bool json;
+	/* time window [ts_min, ts_max] in ns; 0/UINT64_MAX (or 0/0): unbounded */
+	uint64_t ts_min, ts_max;
+};
+
+/**
+ * kt_log__write() - the kernel log as text or JSON Lines
+ * @log: the kernel log
+ * @out: where to write
+ * @opts: may be NULL
+ *
+ * Text is what makedumpfile --dump-dmesg writes: "[%5lu.%06lu] " and the
+ * text, the lines of a multi-line record indented under the first, bytes
+ * that are neither printable nor white space as \xNN. Return: 0 or -errno.
+ */
+int kt_log__write(const struct kt_log *log, FILE *out, const struct kt_log_opts *opts);
+
+/**
+ * kt_log__print_record() - one record as kt_log__write() prints it in text
+ * @r: record
+ * @out: where to write
+ */
+void kt_log__print_record(const struct kt_log_record *r, FILE *out);
+
+/**
+ * kt_clock__comparable() - whether a trace clock counts like printk's
+ * @clock: a trace clock name, as kt_buffer__clock() gives it
+ * @why: set to a phrase saying why, for the "# ktrace:" line; may be NULL
+ *
+ * printk stamps records with local_clock(). "perf" (trace_clock()) is
+ * local_clock(); "global" is local_clock() made monotonic over CPUs;
+ * "local" is sched_clock(), which local_clock() corrects by at most a
+ * tick-bounded offset. The others (mono, mono_raw, boot, tai: timekeeping
+ * clocks with their own origin and NTP slew; counter; uptime in jiffies;
+ * x86-tsc in cycles) are not comparable.
+ */
+bool kt_clock__comparable(const char *clock, const char **why);
+
+struct kt_timeline_opts {
+	size_t sz;
+	/* only this buffer (NULL: every buffer whose clock is comparable) */
+	struct kt_buffer *only;
+	/* CPUs and time window of the trace records; the window applies to
+	 * the kernel log too */
+	const struct kt_iter_opts *iter;
+};
+
+/**
+ * kt_timeline__write() - kernel log records and trace events by time stamp
+ * @s: session
+ * @out: where to write
+ * @opts: may be NULL
+ *
+ * Every line is "[%5lu.%06lu] SOURCE " and what the source's own output
+ * has: "log", "[T<pid>] " or "[C<cpu>] " and the record's text for the
+ * kernel log, the buffer's name and the trace line for an event; each
+ * line of a multi-line record or event is marked so. Each source keeps
+ * its own order (early-boot printk stamps can go backwards). Buffers whose clock is not comparable
+ * with printk's are left out, each with a "# ktrace: timeline:" line
+ * saying why. The kernel log must be readable. Return: 0 or -errno.
+ */
+int kt_timeline__write(struct kt_session *s, FILE *out, const struct kt_timeline_opts *opts);
+
 /* ----- sinks ----- */
 
 struct kt_text_opts {
@@ -287,6 +477,8 @@ struct kt_ticket_opts {
 	 */
 	int (*add_files)(void *priv, const char *dir);
 	void *priv;
+	/* say on the session's log how long each file took */
+	bool verbose;
 };
 
 /**

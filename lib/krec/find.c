@@ -185,22 +185,6 @@ static int krec_text(struct kt_buffer *b, const struct kt_record *r, struct trac
 	return err == -ENOENT ? 0 : err;
 }
 
-static void json_str(FILE *out, const char *p)
-{
-	fputc('"', out);
-	for (; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static void krec_json(struct kt_buffer *b, const struct kt_record *r, FILE *out)
 {
 	const struct krec *k = b->priv;
@@ -220,10 +204,10 @@ static void krec_json(struct kt_buffer *b, const struct kt_record *r, FILE *out)
 		return;
 	}
 	fputs(",\"event\":", out);
-	json_str(out, e->name);
+	kt_json__str(out, e->name, 256);
 	if (e->owner) {
 		fputs(",\"module\":", out);
-		json_str(out, e->owner);
+		kt_json__str(out, e->owner, 64);
 	}
 	if (kt_krec__render(e, &k->hdr, r->data, len, text, sizeof(text))) {
 		b->loss.records_bad++;
@@ -232,7 +216,7 @@ static void krec_json(struct kt_buffer *b, const struct kt_record *r, FILE *out)
 		return;
 	}
 	fputs(",\"text\":", out);
-	json_str(out, text);
+	kt_json__str(out, text, sizeof(text));
 }
 
 static const struct kt_ring_ops krec_ops = {

@@ -12,7 +12,7 @@
 
 #define KT_MAX_PRINTK	65536
 
-void kt_printk__free(struct kt_session *s)
+void kt_trace_printk__free(struct kt_session *s)
 {
 	int i;
 

@@ -10,13 +10,14 @@
  * a few units, not vmlinux's thousands).
  */
 #include <dirent.h>
+#include <libgen.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "modtypes.h"
-#include "types-index.h"
+#include "modules.h"
+#include "dwarf-index.h"
 
 struct kx_modtypes {
 	Dwfl *dwfl;
@@ -237,4 +238,30 @@ void kx_modtypes__wrap(struct kx_modtypes *m, struct kt_target *t)
 	t->type_size = wrap_type_size;
 	t->enumerator = m->inner.enumerator ? wrap_enumerator : NULL;
 	t->enumerator_at = m->inner.enumerator_at ? wrap_enumerator_at : NULL;
+}
+
+struct kx_modtypes *kx_modtypes__attach(const char *dir, const char *vmlinux, FILE *log,
+					struct kt_target *t)
+{
+	struct kx_modtypes *m = NULL;
+	char *copy = NULL;
+	const char *where = dir;
+	int err;
+
+	if (!where && vmlinux) {
+		copy = strdup(vmlinux);
+		where = copy ? dirname(copy) : NULL;
+	}
+	if (!where)
+		return NULL;
+	err = kx_modtypes__open(where, log, &m);
+	if (err && dir)
+		fprintf(stderr, "ktrace-extract: --module-debuginfo %s: %s\n", dir, strerror(-err));
+	else if (!m && dir)
+		fprintf(stderr, "ktrace-extract: --module-debuginfo %s: no .ko with DWARF there\n",
+			dir);
+	free(copy);
+	if (m)
+		kx_modtypes__wrap(m, t);
+	return m;
 }

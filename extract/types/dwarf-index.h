@@ -3,8 +3,8 @@
  * Private to types*.c: the per-session index of DIEs already met, and
  * the walks over one type's DIE (members, sizes).
  */
-#ifndef KTRACE_EXTRACT_TYPES_INDEX_H
-#define KTRACE_EXTRACT_TYPES_INDEX_H
+#ifndef KTRACE_EXTRACT_TYPES_DWARF_INDEX_H
+#define KTRACE_EXTRACT_TYPES_DWARF_INDEX_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -40,4 +40,4 @@ int kx_dwarf_member(Dwarf_Die *type, const char *path, uint64_t *offset,
 		    uint64_t *size);
 int kx_dwarf_type_size(Dwarf_Die *type, uint64_t *size);
 
-#endif /* KTRACE_EXTRACT_TYPES_INDEX_H */
+#endif /* KTRACE_EXTRACT_TYPES_DWARF_INDEX_H */

@@ -21,5 +21,12 @@ int kx_modtypes__open(const char *dir, FILE *log, struct kx_modtypes **out);
 void kx_modtypes__close(struct kx_modtypes *m);
 /* @t asks @m for member() and type_size() where its own answer is -ENOENT */
 void kx_modtypes__wrap(struct kx_modtypes *m, struct kt_target *t);
+/*
+ * The .ko files of --module-debuginfo @dir (its failures said on stderr),
+ * or else those beside @vmlinux (may be NULL), wrapped around @t. NULL
+ * when there are none.
+ */
+struct kx_modtypes *kx_modtypes__attach(const char *dir, const char *vmlinux, FILE *log,
+					struct kt_target *t);
 
 #endif

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "types-index.h"
+#include "dwarf-index.h"
 
 /* Follow typedef, const, volatile, restrict and _Atomic to the real type. */
 static int strip_type(Dwarf_Die *die)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "types-index.h"
+#include "dwarf-index.h"
 
 struct kx_dentry {
 	const char *name;	/* NULL: empty slot */

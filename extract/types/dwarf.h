@@ -4,8 +4,8 @@
  * looked up in the compilation units that define them instead of
  * indexing all of .debug_info.
  */
-#ifndef KTRACE_EXTRACT_TYPES_H
-#define KTRACE_EXTRACT_TYPES_H
+#ifndef KTRACE_EXTRACT_TYPES_DWARF_H
+#define KTRACE_EXTRACT_TYPES_DWARF_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -38,4 +38,4 @@ int kx_types__enumerator_at(struct kx_types *t, const char *name, uint64_t addr,
 int kx_types__enumerator(struct kx_types *t, const char *name,
 			 int64_t *value);
 
-#endif /* KTRACE_EXTRACT_TYPES_H */
+#endif /* KTRACE_EXTRACT_TYPES_DWARF_H */

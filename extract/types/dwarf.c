@@ -27,8 +27,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "types.h"
-#include "types-index.h"
+#include "dwarf.h"
+#include "dwarf-index.h"
 #include "symbols.h"
 
 /*
@@ -107,7 +107,18 @@ static const char *const mod_anchors[] = {
 	"module_kallsyms_lookup_name", "module_address_lookup", "find_module", NULL,
 };
 
+/* kernel/printk/printk_ringbuffer.c (5.10+): the kernel log */
+static const char *const prb_types[] = {
+	"struct printk_ringbuffer", "struct prb_desc_ring", "struct prb_data_ring",
+	"struct prb_desc", "struct prb_data_blk_lpos", "struct printk_info",
+	"struct printk_record", "struct prb_reserved_entry", NULL,
+};
+static const char *const prb_anchors[] = {
+	"prb_reserve", "prb_commit", "prb_read_valid", "prb_first_valid_seq", NULL,
+};
+
 static const struct anchor_group anchor_groups[] = {
+	{ prb_types, prb_anchors },
 	{ sc_types, sc_anchors },
 	{ mod_types, mod_anchors },
 	{ pk_types, pk_anchors },

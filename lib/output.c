@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The printers of kernel/trace/trace_output.c that ftrace's own events and
+ * the line context go through: seq_print_ip_sym() with the buffer's
+ * sym-offset/sym-addr options, trace_print_context() with its irq-info and
+ * record-tgid columns, the function, print, bputs, kernel and user stack
+ * printers, and the raw and hex forms of print_trace_line() (trace.c).
+ * Every fact here is the same in 5.10, 6.1 and 6.12 unless a comment says
+ * otherwise.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <event-parse.h>
+#include "internal.h"
+#include "render.h"
+
+/*
+ * seq_print_ip_sym() with the buffer's options: "0" for a NULL ip; the
+ * symbol name (kallsyms_lookup(), no module), or with sym-offset
+ * sprint_symbol()'s "name+0x1a/0x40 [module]"; "0x%08lx" when no symbol
+ * holds it ("0x%lx" with sym-offset, as sprint_symbol() prints it); then
+ * " <%016lx>" with sym-addr. The kernel's "%#lx" prints 0 as "0x0".
+ */
+void kt_output__ip_sym(struct kt_session *s, const struct kt_trace_opts *o,
+		       struct trace_seq *q, uint64_t ip)
+{
+	uint64_t start, size;
+	const char *name, *mod;
+
+	if (!ip) {
+		trace_seq_putc(q, '0');
+		return;
+	}
+	name = kt_symbol_lookup(s, ip, &start, &size, &mod);
+	if (!name)
+		trace_seq_printf(q, o && o->sym_offset ? "0x%llx" : "0x%08llx",
+				 (unsigned long long)ip);
+	else if (o && o->sym_offset)
+		trace_seq_printf(q, "%s+0x%llx/0x%llx%s%s%s", name,
+				 (unsigned long long)(ip - start), (unsigned long long)size,
+				 mod ? " [" : "", mod ? mod : "", mod ? "]" : "");
+	else
+		trace_seq_puts(q, name);
+	if (o && o->sym_addr)
+		trace_seq_printf(q, " <%016llx>", (unsigned long long)ip);
+}
+
+uint64_t kt_output__field(struct tep_event *ev, const char *name, struct tep_record *r,
+			  bool *ok)
+{
+	struct tep_format_field *f = tep_find_field(ev, name);
+	unsigned long long v = 0;
+
+	if (!f || f->offset + f->size > r->size || tep_read_number_field(f, r->data, &v)) {
+		*ok = false;
+		return 0;
+	}
+	return v;
+}
+
+/* trailing newlines are the kernel's; the caller adds exactly one */
+void kt_output__text(struct trace_seq *q, const char *p, size_t max)
+{
+	size_t n = strnlen(p, max);
+
+	while (n && p[n - 1] == '\n')
+		n--;
+	trace_seq_printf(q, "%.*s", (int)n, p);
+}
+
+/*
+ * trace_user_stack_print(): "<user stack trace>", then " => " and
+ * seq_print_user_ip() per non-zero entry of the FTRACE_STACK_ENTRIES (8).
+ * Without sym-userobj the kernel has no mm and prints " <%016lx>". With
+ * it, the kernel looked the task up when the file was read and printed the
+ * mapped file and offset ("/bin/sh[+0x1234]"); ktrace does not walk the
+ * task's VMAs, so those records are counted as not rendered and said so.
+ */
+static bool user_stack(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+		       struct tep_record *r, struct trace_seq *q)
+{
+	struct tep_format_field *f = tep_find_field(ev, "caller");
+	uint32_t off, i;
+
+	if (!f || f->offset < 0 || f->offset > r->size)
+		return false;
+	if (b->opts.sym_userobj) {
+		b->loss.events_unrendered++;
+		if (!b->opts.warned_userobj)
+			kt_warn(s, "buffer %s: option sym-userobj is on: the kernel printed the "
+				   "file of each user stack address, ktrace prints the address "
+				   "alone, marked [sym-userobj not rendered]", b->name);
+		b->opts.warned_userobj = true;
+	}
+	trace_seq_puts(q, "<user stack trace>");
+	for (i = 0, off = (uint32_t)f->offset; i < 8 && off + 8 <= (uint32_t)r->size;
+	     i++, off += 8) {
+		uint64_t ip = kt_le64((const uint8_t *)r->data + off);
+
+		if (!ip)
+			break;
+		trace_seq_printf(q, "\n =>  <%016llx>", (unsigned long long)ip);
+		if (b->opts.sym_userobj)
+			trace_seq_puts(q, " [sym-userobj not rendered]");
+	}
+	return true;
+}
+
+bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+		       struct tep_record *r, struct trace_seq *q)
+{
+	const struct kt_trace_opts *o = kt_opts__load(s, b);
+	struct tep_format_field *f;
+	bool ok = true;
+	uint64_t ip;
+
+	if (!strcmp(ev->name, "user_stack"))
+		return user_stack(s, b, ev, r, q);
+	if (!strcmp(ev->name, "kernel_stack")) {
+		/*
+		 * trace_stack_print(): one " => symbol" line per caller up to
+		 * the end of the record or a ULONG_MAX terminator.
+		 */
+		uint32_t off;
+
+		f = tep_find_field(ev, "caller");
+		if (!f || f->offset < 0 || f->offset > r->size)
+			return false;
+		trace_seq_puts(q, "<stack trace>");
+		for (off = (uint32_t)f->offset; off + 8 <= (uint32_t)r->size; off += 8) {
+			uint64_t ip = kt_le64((const uint8_t *)r->data + off);
+
+			if (ip == UINT64_MAX)
+				break;
+			trace_seq_puts(q, "\n => ");
+			kt_output__ip_sym(s, o, q, ip);
+		}
+		return true;
+	}
+	ip = kt_output__field(ev, "ip", r, &ok);
+	if (!ok)
+		return false;
+	if (!strcmp(ev->name, "print")) {
+		/* trace_print_print(): "%ps: %s" */
+		f = tep_find_field(ev, "buf");
+		if (!f || f->offset > r->size)
+			return false;
+		kt_output__ip_sym(s, o, q, ip);
+		trace_seq_puts(q, ": ");
+		kt_output__text(q, (const char *)r->data + f->offset, r->size - f->offset);
+		return true;
+	}
+	if (!strcmp(ev->name, "bputs")) {
+		uint64_t str = kt_output__field(ev, "str", r, &ok);
+		char *text;
+
+		if (!ok)
+			return false;
+		kt_output__ip_sym(s, o, q, ip);
+		trace_seq_puts(q, ": ");
+		if (!kt_read_string(s, str, KT_MAX_STR, &text)) {
+			kt_output__text(q, text, KT_MAX_STR);
+			free(text);
+		} else {
+			trace_seq_printf(q, "(string at 0x%llx not in the dump)",
+					 (unsigned long long)str);
+		}
+		return true;
+	}
+	if (!strcmp(ev->name, "function")) {
+		uint64_t parent = kt_output__field(ev, "parent_ip", r, &ok);
+
+		kt_output__ip_sym(s, o, q, ip);
+		if (ok && parent && o->print_parent) {
+			trace_seq_puts(q, " <-");
+			kt_output__ip_sym(s, o, q, parent);
+		}
+		return true;
+	}
+	if (!strcmp(ev->name, "bprint")) {
+		uint64_t fmt = kt_output__field(ev, "fmt", r, &ok);
+		char *text;
+
+		/* register the format on first sight: it lives in the dump */
+		if (ok && !kt_read_string(s, fmt, KT_MAX_STR, &text)) {
+			tep_register_print_string(ev->tep, text, fmt);
+			free(text);
+		}
+		return false;
+	}
+	return false;
+}
+
+/* trace_print_lat_fmt(): irqs-off, need-resched, hard/softirq, preempt, migrate */
+static void put_lat(struct kt_session *s, struct trace_seq *q, unsigned flags, unsigned pc)
+{
+	bool nmi = flags & s->fl.nmi, hardirq = flags & s->fl.hardirq;
+	bool softirq = flags & s->fl.softirq, bh_off = s->fl.bh_off && (flags & s->fl.bh_off);
+	bool irqs_off = flags & s->fl.irqs_off;
+	bool nr = flags & s->fl.need_resched, pr = flags & s->fl.preempt_resched;
+	bool lazy = s->fl.need_resched_lazy && (flags & s->fl.need_resched_lazy);
+	char a, b, c;
+
+	a = (irqs_off && bh_off) ? 'D' : irqs_off ? 'd' : bh_off ? 'b' :
+	    (s->fl.irqs_nosupport && (flags & s->fl.irqs_nosupport)) ? 'X' : '.';
+	if (nr && lazy && pr)
+		b = 'B';
+	else if (nr && pr)
+		b = 'N';
+	else if (lazy && pr)
+		b = 'L';
+	else if (nr && lazy)
+		b = 'b';
+	else if (nr)
+		b = 'n';
+	else if (lazy)
+		b = 'l';
+	else if (pr)
+		b = 'p';
+	else
+		b = '.';
+	c = (nmi && hardirq) ? 'Z' : nmi ? 'z' : (hardirq && softirq) ? 'H' :
+	    hardirq ? 'h' : softirq ? 's' : '.';
+	trace_seq_printf(q, "%c%c%c", a, b, c);
+	if (!s->fl.migrate_col) {
+		if (pc)
+			trace_seq_printf(q, "%x", pc);
+		else
+			trace_seq_putc(q, '.');
+		return;
+	}
+	if (pc & 0xf)
+		trace_seq_printf(q, "%x", pc & 0xf);
+	else
+		trace_seq_putc(q, '.');
+	if (pc & 0xf0)
+		trace_seq_printf(q, "%x", pc >> 4);
+	else
+		trace_seq_putc(q, '.');
+}
+
+/*
+ * trace_print_context(): comm-pid, the TGID column with record-tgid
+ * ("(-------)" when the map has none), [cpu], the latency columns with
+ * irq-info, the time stamp. Nothing at all with context-info off
+ * (print_trace_fmt()).
+ */
+void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
+			struct trace_seq *q)
+{
+	const struct kt_trace_opts *o = kt_opts__load(s, b);
+	const struct kt_layout *l = &s->l;
+	const uint8_t *d = r->data;
+	unsigned flags = r->size > l->te_flags.off ? d[l->te_flags.off] : 0;
+	unsigned pc = r->size > l->te_preempt_count.off ? d[l->te_preempt_count.off] : 0;
+
+	if (!o->context_info)
+		return;
+	trace_seq_printf(q, "%16s-%-*d ", kt_session__comm(s, r->pid), s->fl.pid_width, r->pid);
+	if (o->record_tgid) {
+		int tgid = kt_opts__tgid(s, r->pid);
+
+		if (tgid)
+			trace_seq_printf(q, "(%*d) ", s->fl.pid_width, tgid);
+		else
+			trace_seq_printf(q, "(%.*s) ", s->fl.pid_width, "-------");
+	}
+	trace_seq_printf(q, "[%03d] ", r->cpu);
+	if (o->irq_info)
+		put_lat(s, q, flags, pc);
+	if (kt_render__clock_in_ns(b)) {
+		uint64_t us = (r->ts + 500) / 1000;	/* ns2usecs() rounds */
+
+		trace_seq_printf(q, " %5llu.%06llu: ", (unsigned long long)(us / 1000000),
+				 (unsigned long long)(us % 1000000));
+	} else {
+		trace_seq_printf(q, " %12llu: ", (unsigned long long)r->ts);
+	}
+}
+
+/* trace_seq_putmem_hex() of a little-endian value: its bytes last to first, then ' ' */
+static void put_hex(struct trace_seq *q, uint64_t v, int bytes)
+{
+	trace_seq_printf(q, "%0*llx ", 2 * bytes, (unsigned long long)v);
+}
+
+/*
+ * print_raw_fmt() and print_hex_fmt() (trace.c): "pid cpu ts " (raw) or
+ * the three as hex (hex), unless context-info is off, then the event's
+ * raw or hex printer. Only function, print, bputs and bprint have a raw
+ * printer and only function a hex one; every other event, tracepoints
+ * included, gets trace_nop_print()'s "type: N". print_hex_fmt() adds a
+ * newline after the event's own. @q gets the text without its final
+ * newline, which the caller adds.
+ */
+int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
+		       struct trace_seq *q)
+{
+	const struct kt_trace_opts *o = kt_opts__load(s, b);
+	struct tep_event *ev = kt_render__find_event(s, r->type);
+	struct tep_record rec = { .ts = r->ts, .cpu = r->cpu, .size = (int)r->size,
+				  .record_size = (int)r->size, .data = (void *)r->data };
+	const char *name = ev && ev->system && !strcmp(ev->system, "ftrace") ? ev->name : "";
+	bool ok = true;
+	uint64_t ip;
+
+	if (o->context_info && o->hex) {
+		put_hex(q, (uint32_t)r->pid, 4);
+		put_hex(q, (uint32_t)r->cpu, 4);
+		put_hex(q, r->ts, 8);
+	} else if (o->context_info) {
+		trace_seq_printf(q, "%d %d %llu ", r->pid, r->cpu, (unsigned long long)r->ts);
+	}
+	if (!ev) {
+		/* print_raw_fmt(): "%d ?"; print_hex_fmt(): nothing, then '\n' */
+		if (!o->hex)
+			trace_seq_printf(q, "%d ?", r->type);
+		return -ENOENT;
+	}
+	ip = kt_output__field(ev, "ip", &rec, &ok);
+	if (ok && !strcmp(name, "function")) {
+		uint64_t parent = kt_output__field(ev, "parent_ip", &rec, &ok);
+
+		if (o->hex) {	/* trace_fn_hex(), then print_hex_fmt()'s newline */
+			put_hex(q, ip, 8);
+			put_hex(q, parent, 8);
+		} else {	/* trace_fn_raw() */
+			trace_seq_printf(q, "%llx %llx", (unsigned long long)ip,
+					 (unsigned long long)parent);
+		}
+		return 0;
+	}
+	if (ok && !o->hex && !strcmp(name, "print")) {
+		/* trace_print_raw(): "# %lx %s" */
+		struct tep_format_field *f = tep_find_field(ev, "buf");
+
+		if (f && f->offset <= (int)r->size) {
+			trace_seq_printf(q, "# %llx ", (unsigned long long)ip);
+			kt_output__text(q, (const char *)r->data + f->offset,
+					r->size - f->offset);
+			return 0;
+		}
+	}
+	if (ok && !o->hex && (!strcmp(name, "bputs") || !strcmp(name, "bprint"))) {
+		/* trace_bputs_raw(), trace_bprint_raw(): ": %lx : " then the text */
+		struct trace_seq t;
+		const char *p;
+
+		trace_seq_init(&t);
+		kt_render__event(s, b, r, &t);
+		trace_seq_terminate(&t);
+		p = strstr(t.buffer, ": ");
+		trace_seq_printf(q, ": %llx : %s", (unsigned long long)ip, p ? p + 2 : t.buffer);
+		trace_seq_destroy(&t);
+		return 0;
+	}
+	/* trace_nop_print() */
+	trace_seq_printf(q, "type: %d", r->type);
+	if (o->hex)
+		trace_seq_putc(q, '\n');
+	return 0;
+}

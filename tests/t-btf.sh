@@ -1,0 +1,173 @@
+#!/bin/bash
+# The dump as its own debuginfo: types from the BTF inside the dump,
+# symbols from its kallsyms (VMCOREINFO lists them since 6.0) or, for older
+# kernels, from --system-map. For every fixture case whose kernel has BTF,
+# on every dump format, the text, the JSON Lines, the event formats and
+# trace.dat read from the dump alone are byte-identical to the DWARF run's,
+# with the same exit status. Without -x and with no vmlinux to be found,
+# ktrace-extract takes this path by itself and says so on one line. A 5.10
+# dump without --system-map is refused with the reason (status 4).
+# Damaged copies (scripts/make-damaged-btf): BTF cut short, BTF corrupted,
+# kallsyms tables unreadable: a clear message, what can be recovered is
+# written, and the documented status.
+. "$(dirname "$0")/lib.sh"
+[ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
+src=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run NAME ARGS...: output to $tmp/NAME.out, stderr to $tmp/NAME.err, status in $rc
+run() {
+	local name=$1; shift
+	"$KTRACE_BIN" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+}
+first_diff() { diff "$1" "$2" | sed -n 2p | cut -c1-160; }
+
+n=0
+for c in $(cases); do
+	dir=$VMCORES/$c
+	unset CASE VMLINUX SYSTEM_MAP RELEASE FORMATS SERIES
+	. "$dir/case.env"
+	[ -f "$VMLINUX" ] || { nok "$c: $VMLINUX missing"; continue; }
+	if ! readelf -SW "$VMLINUX" 2>/dev/null | grep -q ' \.BTF '; then
+		skip "$c: $RELEASE has no BTF"
+		continue
+	fi
+	# before 6.0 the dump does not list its kallsyms tables
+	alone=(--from-dump)
+	case $SERIES in
+	4.*|5.*) alone=(--system-map "$SYSTEM_MAP");;
+	esac
+	n=$((n + 1))
+	for fmt in $FORMATS; do
+		core=$dir/vmcore.$fmt
+		[ -f "$core" ] || continue
+		bad=
+		for out in text:"" json:-j events:-e dat:dat; do
+			kind=${out%%:*} arg=${out#*:}
+			args=()
+			if [ "$kind" = dat ]; then args=(-o "$tmp/K.dat"); elif [ -n "$arg" ]; then args=("$arg"); fi
+			run ref -x "$VMLINUX" "${args[@]//K/ref}" "$core"; ref_rc=$rc
+			run dump "${alone[@]}" "${args[@]//K/dump}" "$core"
+			if [ $rc != $ref_rc ]; then
+				bad="$bad; $kind: status $rc, with DWARF $ref_rc: $(grep -v '^ktrace-extract: \(pages\|events\)' "$tmp/dump.err" | head -n 2 | tr '\n' ' ')"
+			elif [ $kind = dat ] && ! cmp -s "$tmp/ref.dat" "$tmp/dump.dat"; then
+				bad="$bad; trace.dat differs from DWARF's ($(cmp "$tmp/ref.dat" "$tmp/dump.dat" | head -n 1))"
+			elif ! cmp -s "$tmp/ref.out" "$tmp/dump.out"; then
+				bad="$bad; $kind differs from DWARF's: $(first_diff "$tmp/ref.out" "$tmp/dump.out")"
+			elif grep -q 'several values' "$tmp/dump.err"; then
+				bad="$bad; $kind: $(grep 'several values' "$tmp/dump.err")"
+			fi
+			[ $kind = text ] && lines=$(grep -vc '^#' "$tmp/dump.out")
+		done
+		if [ -n "$bad" ]; then
+			nok "$c/$fmt: ${alone[*]}:${bad#;}"
+		else
+			ok "$c/$fmt: ${alone[*]}: text ($lines lines), JSON, formats and trace.dat identical to DWARF's, same status"
+		fi
+	done
+	# by itself: no -x, and HOME without the cached vmlinux
+	core=$dir/vmcore.${FORMATS%% *}
+	if [ "${alone[0]}" = --from-dump ]; then
+		run ref -x "$VMLINUX" "$core"; ref_rc=$rc
+		HOME=$tmp run auto "$core"
+		if [ $rc != $ref_rc ]; then
+			nok "$c: without -x (no vmlinux found): status $rc, with DWARF $ref_rc: $(head -n 2 "$tmp/auto.err" | tr '\n' ' ')"
+		elif ! cmp -s "$tmp/auto.out" "$tmp/ref.out"; then
+			nok "$c: without -x (no vmlinux found): text differs from DWARF's: $(head -n 3 "$tmp/auto.err" | tr '\n' ' ')"
+		elif [ "$(grep -c "no vmlinux or profile for $RELEASE: types from the dump's BTF" "$tmp/auto.err")" != 1 ]; then
+			nok "$c: without -x: no one-line note on stderr: $(head -n 2 "$tmp/auto.err" | tr '\n' ' ')"
+		else
+			ok "$c: without -x and no vmlinux found: the dump alone, said once: $(head -n 1 "$tmp/auto.err" | cut -c1-140)"
+		fi
+	else
+		run nomap --from-dump "$core"
+		if [ $rc = 4 ] && grep -q 'does not list the kallsyms tables (kernels before 6.0 do not).*--system-map' "$tmp/nomap.err"; then
+			ok "$c: --from-dump without --system-map: status 4, $(cut -c1-120 "$tmp/nomap.err" | head -n 1)"
+		else
+			nok "$c: --from-dump without --system-map: status $rc (want 4): $(head -n 1 "$tmp/nomap.err")"
+		fi
+	fi
+done
+[ $n = 0 ] && { echo "skip - no vmcore fixtures with BTF in $VMCORES (run scripts/make-vmcores)"; exit 77; }
+
+# another kernel's System.map is refused
+maps=()
+for c in $(cases); do maps+=("$(. "$VMCORES/$c/case.env"; echo "$RELEASE $SYSTEM_MAP")"); done
+c61=$(cases | grep -x 'k6.1' || true)
+if [ -n "$c61" ]; then
+	other=$(printf '%s\n' "${maps[@]}" | awk '$1 !~ /^6\.1\./ { print $2; exit }')
+	if [ -n "$other" ]; then
+		run wrongmap --system-map "$other" "$VMCORES/k6.1/vmcore.elf"
+		if [ $rc = 5 ] && grep -q "System.map $other: init_uts_ns is at .*not the crashed kernel's" "$tmp/wrongmap.err"; then
+			ok "k6.1: another kernel's System.map refused: status 5"
+		else
+			nok "k6.1: another kernel's System.map: status $rc (want 5): $(head -n 1 "$tmp/wrongmap.err")"
+		fi
+	fi
+fi
+
+# damaged copies of k6.1's ELF dump
+[ -f "$VMCORES/k6.1/case.env" ] || { finish; }
+"$src/scripts/make-damaged-btf" >"$tmp/mk.log" 2>&1 || { nok "scripts/make-damaged-btf failed: $(tail -n 2 "$tmp/mk.log")"; finish; }
+D=$KTRACE_CACHE/damaged-btf
+. "$VMCORES/k6.1/case.env"
+run ref -x "$VMLINUX" "$VMCORES/k6.1/vmcore.elf"
+# expect NAME STATUS ARGS...: status and stderr checked by the caller's regexes in $want
+expect() {
+	local name=$1 status=$2 re miss=
+	shift 2
+	run "$name" "$@"
+	for re in "${want[@]}"; do
+		grep -Eq -- "$re" "$tmp/$name.err" || miss="$miss '$re'"
+	done
+	if [ $rc != "$status" ]; then
+		nok "$name: status $rc, want $status: $(head -c 300 "$tmp/$name.err" | tr '\n' ' ')"
+		return 1
+	elif [ -n "$miss" ]; then
+		nok "$name: stderr lacks$miss: $(head -c 300 "$tmp/$name.err" | tr '\n' ' ')"
+		return 1
+	fi
+	return 0
+}
+
+# BTF cut short: its last pages (strings) unreadable
+want=("BTF of the dump at 0x[0-9a-f]+ \([0-9]+ bytes\) is damaged: [1-9][0-9]* bytes unreadable.*types named there are lost")
+if expect btf-cut 10 --from-dump "$D/btf-cut.elf"; then
+	if [ "$(grep -vc '^#' "$tmp/btf-cut.out")" -gt 0 ] && cmp -s "$tmp/btf-cut.out" "$tmp/ref.out"; then
+		ok "btf-cut: status 10, the trace written (identical to DWARF's: the lost names were not asked); $(grep -o 'is damaged: [^;]*' "$tmp/btf-cut.err")"
+	elif [ "$(grep -c 'ktrace-marker' "$tmp/btf-cut.out")" -gt 0 ]; then
+		ok "btf-cut: status 10, a trace written ($(grep -vc '^#' "$tmp/btf-cut.out") lines); $(grep -o 'is damaged: [^;]*' "$tmp/btf-cut.err")"
+	else
+		nok "btf-cut: status 10 but no trace written"
+	fi
+fi
+# BTF corrupted: type records overwritten; libbpf refuses it, nothing to read with
+want=("vmcore .*btf-corrupt.elf: BTF at 0x[0-9a-f]+ \([0-9]+ bytes, __start_BTF..__stop_BTF\): libbpf btf__new: .*damaged, no types; give -x VMLINUX or --profile")
+expect btf-corrupt 4 --from-dump "$D/btf-corrupt.elf" &&
+	ok "btf-corrupt: status 4 (no types without BTF): $(head -n 1 "$tmp/btf-corrupt.err" | sed "s|$D/||" | cut -c1-200)"
+# ... and with the DWARF, the same dump still gives the whole trace
+run btfc-dwarf -x "$VMLINUX" "$D/btf-corrupt.elf"
+if [ $rc = 0 ] && cmp -s "$tmp/btfc-dwarf.out" "$tmp/ref.out"; then
+	ok "btf-corrupt: with -x the trace is whole (the BTF is not read)"
+else
+	nok "btf-corrupt: with -x: status $rc, $(first_diff "$tmp/ref.out" "$tmp/btfc-dwarf.out")"
+fi
+# kallsyms unreadable: no symbols from the dump; with a System.map the
+# trace is written, code addresses as numbers, status 10
+want=("kallsyms of the dump: cannot read kallsyms_names at 0x[0-9a-f]+.*no symbols; give --system-map")
+expect ks-alone 4 --from-dump "$D/kallsyms-hole.elf" &&
+	ok "kallsyms-hole: --from-dump: status 4: $(head -n 1 "$tmp/ks-alone.err" | sed "s|$D/||" | cut -c1-200)"
+want=("kallsyms of the dump cannot be read \(cannot read kallsyms_names at 0x[0-9a-f]+.*printed as numbers")
+if expect ks-map 10 --system-map "$SYSTEM_MAP" "$D/kallsyms-hole.elf"; then
+	# the same events (task, CPU, time stamp); code addresses as numbers
+	strip() { grep -v '^#' "$1" | awk '{ print $1, $2, $4 }'; }
+	if [ "$(strip "$tmp/ks-map.out" | md5sum)" = "$(strip "$tmp/ref.out" | md5sum)" ] &&
+		grep -q ': 0xffffffff[0-9a-f]*: ktrace-marker' "$tmp/ks-map.out"; then
+		ok "kallsyms-hole: --system-map: status 10, every event written ($(grep -vc '^#' "$tmp/ks-map.out") lines), code addresses as numbers"
+	else
+		nok "kallsyms-hole: --system-map: the events differ from DWARF's: $(first_diff <(strip "$tmp/ref.out") <(strip "$tmp/ks-map.out"))"
+	fi
+fi
+finish

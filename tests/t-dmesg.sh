@@ -1,0 +1,174 @@
+#!/bin/bash
+# The kernel log (ktrace-extract --dmesg, --timeline) over the vmcore matrix:
+# - --dmesg of every dump format is byte for byte what makedumpfile
+#   --dump-dmesg writes from the same case's kdump-compressed dump (its
+#   1.7.2 refuses QEMU's ELF; no normalisation is needed), and so is the
+#   log of a makedumpfile -d 31 dump where a case has one;
+# - every kernel line of the guest's console (console.log) is in the log,
+#   once the lines of a multi-line record are given their record's stamp
+#   (the console prints it on each line, makedumpfile indents);
+# - the panic record is there and --json says its message; --json is one
+#   header and one valid object per record;
+# - --timeline has every log record in the log's order and, for each buffer
+#   whose clock is comparable, exactly the lines of the buffer's own text,
+#   in its order;
+#   a buffer that is not comparable is named in a "# ktrace:" line;
+# - a damaged printk ring (scripts/make-damaged-printk): the message names
+#   each broken descriptor and its cause, every other record is written,
+#   exit status 10.
+. "$(dirname "$0")/lib.sh"
+[ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
+[ -n "$(all_cases)" ] || { echo "skip - no vmcore fixtures in $VMCORES (run scripts/make-vmcores)"; exit 77; }
+command -v makedumpfile >/dev/null || { echo "skip - makedumpfile is not installed"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/t-dmesg.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# first_diff A B: the first differing line, for the message
+first_diff() {
+	diff "$1" "$2" | sed -n '2{s/^\(.\{0,160\}\).*/\1/;p;q}'
+}
+
+for c in $(all_cases); do
+	dir=$VMCORES/$c
+	unset CASE VMLINUX INSTANCES FORMATS CLOCK
+	. "$dir/case.env"
+	rm -f "$tmp/want"
+	if ! makedumpfile --dump-dmesg "$dir/vmcore.kdump" "$tmp/want" >"$tmp/mdf.err" 2>&1; then
+		nok "$c: makedumpfile --dump-dmesg failed: $(tail -n 1 "$tmp/mdf.err")"
+		continue
+	fi
+	for fmt in $FORMATS; do
+		core=$dir/vmcore.$fmt
+		"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$core" >"$tmp/got" 2>"$tmp/err"
+		rc=$?
+		if [ $rc != 0 ]; then
+			nok "$c/$fmt: --dmesg exit status $rc: $(head -c 200 "$tmp/err")"
+		elif ! cmp -s "$tmp/want" "$tmp/got"; then
+			nok "$c/$fmt: --dmesg differs from makedumpfile --dump-dmesg: $(first_diff "$tmp/want" "$tmp/got")"
+		else
+			ok "$c/$fmt: --dmesg equals makedumpfile --dump-dmesg ($(wc -l <"$tmp/got") lines)"
+		fi
+	done
+	# makedumpfile -d 31 drops free, cache and user pages, never the log
+	if [ -f "$dir/vmcore.d31" ]; then
+		"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$dir/vmcore.d31" >"$tmp/got" 2>"$tmp/err"
+		rc=$?
+		if [ $rc = 0 ] && cmp -s "$tmp/want" "$tmp/got"; then
+			ok "$c/d31: --dmesg of the makedumpfile -d 31 dump equals the whole dump's"
+		else
+			nok "$c/d31: --dmesg exit $rc, differs: $(first_diff "$tmp/want" "$tmp/got")"
+		fi
+	fi
+	core=$dir/vmcore.kdump
+	"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$core" >"$tmp/log" 2>/dev/null
+	records=$(grep -c '^\[' "$tmp/log")
+
+	# the console's kernel lines, each in the log (CRs of the serial line dropped)
+	awk '/^\[/ { s = substr($0, 1, 15); print; next } { print s substr($0, 16) }' \
+		"$tmp/log" >"$tmp/log.stamped"
+	tr -d '\r' <"$dir/console.log" | grep -E '^\[ *[0-9]+\.[0-9]{6}\] ' >"$tmp/console"
+	missing=$(grep -cvxF -f "$tmp/log.stamped" "$tmp/console")
+	if [ ! -s "$tmp/console" ]; then
+		nok "$c: no kernel line in console.log"
+	elif [ "$missing" != 0 ]; then
+		nok "$c: $missing of $(wc -l <"$tmp/console") console lines not in the log: $(grep -vxF -f "$tmp/log.stamped" "$tmp/console" | head -n 1)"
+	else
+		ok "$c: all $(wc -l <"$tmp/console") kernel lines of the guest's console are in the log"
+	fi
+
+	# the panic, and the JSON form
+	"$KTRACE_BIN" -x "$VMLINUX" --dmesg --json "$core" >"$tmp/json" 2>/dev/null
+	jcheck=$(python3 - "$tmp/json" "$records" <<'EOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+head = json.loads(lines[0])
+recs = [json.loads(x) for x in lines[1:]]
+if len(recs) != int(sys.argv[2]) or head.get('records') != len(recs):
+    print('%d records, header says %s, text has %s' % (len(recs), head.get('records'), sys.argv[2]))
+elif any(b['seq'] != a['seq'] + 1 for a, b in zip(recs, recs[1:])):
+    print('sequence numbers not consecutive')
+else:
+    print('ok %s' % head.get('panic'))
+EOF
+)
+	if [ "${jcheck%% *}" != ok ]; then
+		nok "$c: --dmesg --json: $jcheck"
+	elif [ "${jcheck#ok }" != "sysrq triggered crash" ] ||
+	     ! grep -q '\] Kernel panic - not syncing: sysrq triggered crash$' "$tmp/log"; then
+		nok "$c: the panic message is '${jcheck#ok }', not 'sysrq triggered crash'"
+	else
+		ok "$c: --json: $records records in sequence; panic message '${jcheck#ok }'"
+	fi
+
+	# the timeline: every log record, and each comparable buffer's own lines
+	"$KTRACE_BIN" -x "$VMLINUX" --timeline "$core" >"$tmp/tl" 2>"$tmp/err"
+	rc=$?
+	merged=$(sed -n '1s/.*(printk, local_clock()), \{0,1\}\(.*\) merged by time stamp$/\1/p' "$tmp/tl")
+	width=3
+	for inst in $INSTANCES; do
+		case "$merged" in *"buffer $inst "*) [ ${#inst} -gt $width ] && width=${#inst} ;; esac
+	done
+	bad=
+	[ $rc = 0 ] || bad="exit status $rc: $(head -c 200 "$tmp/err")"
+	n=$(grep -cE "^\[ *[0-9]+\.[0-9]{6}\] log +\[[TC][0-9]+\] " "$tmp/tl")
+	lines=$(wc -l <"$tmp/log")
+	[ -n "$bad" ] || [ "$n" = "$lines" ] || bad="$n log lines, not $lines"
+	# the log's records in their own order (early-boot stamps go backwards:
+	# sched_clock on jiffies, then on the TSC; the merge keeps each source's order)
+	if [ -z "$bad" ]; then
+		grep -E "^\[ *[0-9]+\.[0-9]{6}\] log +\[[TC][0-9]+\] " "$tmp/tl" |
+			sed -E 's/^(\[ *[0-9]+\.[0-9]{6}\] )log +\[[TC][0-9]+\] /\1/' >"$tmp/tl.log"
+		cmp -s "$tmp/log.stamped" "$tmp/tl.log" ||
+			bad="log lines not the log's: $(first_diff "$tmp/log.stamped" "$tmp/tl.log")"
+	fi
+	events=0
+	for inst in $INSTANCES; do
+		[ -n "$bad" ] && break
+		case "$merged" in
+		*"buffer $inst "*) ;;
+		*)
+			grep -q "^# ktrace: timeline: buffer $inst not merged: clock .* is not comparable" "$tmp/tl" ||
+				bad="buffer $inst neither merged nor said not to be"
+			continue ;;
+		esac
+		"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" "$core" 2>/dev/null |
+			grep -v -e '^#' -e '^CPU:.*LOST' >"$tmp/want.$inst"
+		grep -E "^\[ *[0-9]+\.[0-9]{6}\] $inst {$((width - ${#inst} + 1))}" "$tmp/tl" |
+			grep -v ' CPU:[0-9]* \[LOST' | cut -c$((15 + width + 2))- >"$tmp/got.$inst"
+		if ! cmp -s "$tmp/want.$inst" "$tmp/got.$inst"; then
+			bad="buffer $inst: not its own text: $(first_diff "$tmp/want.$inst" "$tmp/got.$inst")"
+		fi
+		events=$((events + $(wc -l <"$tmp/got.$inst")))
+	done
+	if [ -n "$bad" ]; then
+		nok "$c: --timeline: $bad"
+	else
+		ok "$c: --timeline: $records log records ($lines lines) and $events event lines, each source in its order; merged:${merged:- none}"
+	fi
+done
+
+# a damaged printk ring: three records broken, the rest written, exit 10
+if "$(dirname "$0")/../scripts/make-damaged-printk" >"$tmp/mk" 2>&1; then
+	V61=$(. "$VMCORES/k6.1/case.env"; echo "$VMLINUX")
+	D=$KTRACE_CACHE/damaged-printk
+	"$KTRACE_BIN" -x "$V61" --dmesg "$D/k6.1-printk.elf" >"$tmp/got" 2>"$tmp/err"
+	rc=$?
+	"$KTRACE_BIN" -x "$V61" --dmesg "$VMCORES/k6.1/vmcore.elf" 2>/dev/null |
+		grep -vF -f "$D/k6.1-printk.lost" >"$tmp/want"
+	bad=
+	[ $rc = 10 ] || bad="exit status $rc, not 10"
+	for re in "holds another id: skipped" "not aligned: skipped" "holds id 0x[0-9a-f]+: skipped" \
+		  "corrupt \(skipped\): 3, " "kernel log: descriptor [0-9]+ \(id 0x[0-9a-f]+\) at 0x[0-9a-f]+: "; do
+		[ -n "$bad" ] || grep -Eq -- "$re" "$tmp/err" || bad="stderr lacks '$re': $(head -c 300 "$tmp/err")"
+	done
+	[ -n "$bad" ] || cmp -s "$tmp/want" "$tmp/got" ||
+		bad="not every other record written: $(first_diff "$tmp/want" "$tmp/got")"
+	if [ -n "$bad" ]; then
+		nok "damaged printk ring: $bad"
+	else
+		ok "damaged printk ring: exit 10, the 3 broken records named and skipped, the other $(wc -l <"$tmp/got") lines written"
+	fi
+else
+	skip "damaged printk ring: $(tail -n 1 "$tmp/mk")"
+fi
+finish
