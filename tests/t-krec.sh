@@ -92,6 +92,17 @@ for c in $found; do
 			skip "$c/$fmt: trace-cmd is not installed"
 		fi
 
+		# --timeline: the recorder's records among the kernel log's (both
+		# local_clock()), the last mark before the panic's sysrq line
+		"${k[@]}" -q --timeline "$core" >"$tmp/tl" 2>/dev/null
+		rc=$?
+		nm=$(grep -nF "] krec_mark: $last" "$tmp/tl" | cut -d: -f1)
+		ns=$(grep -n " log .*sysrq: Trigger a crash" "$tmp/tl" | head -n1 | cut -d: -f1)
+		nk=$(grep -c ' krec  *\[[0-9]*\] ' "$tmp/tl")
+		[ $rc = 0 ] && [ "$nk" = "$nt" ] && [ -n "$nm" ] && [ -n "$ns" ] && [ "$nm" -lt "$ns" ] &&
+			ok "$c/$fmt: --timeline: the $nk krec records among the kernel log's, the mark before the sysrq" ||
+			nok "$c/$fmt: --timeline: exit $rc, $nk krec lines (want $nt), mark at line '$nm', sysrq at '$ns'"
+
 		# no module types: the ring is still read, every record raw
 		"$KTRACE_BIN" -x "$VMLINUX" --module-debuginfo "$tmp" -q -i krec --no-header "$core" \
 			>"$tmp/raw" 2>"$tmp/rawerr"
