@@ -24,7 +24,7 @@ ALL_CFLAGS = $(CFLAGS) $(WARN) $(SANITIZE) -std=gnu11 -fPIC -D_GNU_SOURCE -Iincl
 ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE)
 
 O ?= build
-LIB_SRCS := $(wildcard lib/*.c lib/printk/*.c)
+LIB_SRCS := $(wildcard lib/*.c lib/*/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 # extract/types/: where types and symbols come from (DWARF, BTF, the dump)
 EXTRACT_SRCS := $(wildcard extract/*.c extract/types/*.c)
@@ -52,7 +52,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
 all: $(TARGETS)
 
-$(O)/lib/%.o: lib/%.c lib/*.h lib/printk/*.h include/ktrace/*.h
+$(O)/lib/%.o: lib/%.c lib/*.h lib/*/*.h include/ktrace/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 

@@ -62,7 +62,7 @@ static void cmd_ktrace(void)
 static char *help_ktrace[] = {
 	"ktrace",
 	"ftrace ring buffers of the crashed kernel",
-	"show [-i instance] [-c cpus] [-n count] [-s since] [-u until]\n"
+	"show [-i instance | -r ring] [-c cpus] [-n count] [-s since] [-u until]\n"
 	"       ktrace dump [-i instance] -t file | -j file\n"
 	"       ktrace list\n"
 	"       ktrace events [-v]\n"
@@ -77,7 +77,13 @@ static char *help_ktrace[] = {
 	"  the counts follow each buffer as \"# ktrace:\" lines.",
 	"",
 	"    show        the trace of every buffer, oldest event first.",
-	"      -i instance   only this buffer: \"global\" or an instance's name.",
+	"      -i instance   only this buffer: \"global\", an instance's name, or a",
+	"                    recorder's ring (\"krec\", the ktrace recorder's).",
+	"      -r ring       any ring buffer (struct trace_buffer) of the kernel or a",
+	"                    module: 0xaddress, a symbol that is the ring, points to",
+	"                    it or holds a pointer to it (global_trace), or",
+	"                    symbol+offset; raw records when no event table is known.",
+	"                    It is listed by \"ktrace list\" from then on.",
 	"      -c cpus       only these CPUs, e.g. 0,2-3.",
 	"      -s seconds    only events at or after this time stamp (trace clock).",
 	"      -u seconds    only events at or before this time stamp.",

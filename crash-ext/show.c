@@ -49,14 +49,14 @@ void kc_cmd_show(int argc, char **argv, FILE *out)
 	struct kt_iter_opts io = { .sz = sizeof(io) };
 	struct kt_text_opts to = { .sz = sizeof(to) };
 	struct kt_buffer *b, *only = NULL;
-	const char *instance = NULL;
+	const char *instance = NULL, *ring = NULL;
 	struct kt_session *s;
 	bool first = true;
 	char *end;
 	int c, i, err;
 
 	io.ts_max = UINT64_MAX;
-	while ((c = getopt(argc, argv, "i:c:n:s:u:")) != EOF) {
+	while ((c = getopt(argc, argv, "i:r:c:n:s:u:")) != EOF) {
 		switch (c) {
 		case 's':
 		case 'u': {
@@ -76,6 +76,9 @@ void kc_cmd_show(int argc, char **argv, FILE *out)
 		}
 		case 'i':
 			instance = optarg;
+			break;
+		case 'r':
+			ring = optarg;
 			break;
 		case 'c':
 			if (kt_cpumask__parse(optarg, cpumask)) {
@@ -103,6 +106,11 @@ void kc_cmd_show(int argc, char **argv, FILE *out)
 	s = kc_session();
 	if (!s)
 		return;
+	/* --ring in ktrace-extract: the ring joins the session's buffers */
+	if (ring && !(only = kt_session__add_ring(s, ring))) {
+		error(INFO, "%s\n", kt_last_error());
+		return;
+	}
 	if (instance && !(only = find_buffer(s, instance)))
 		return;
 	to.iter = &io;
@@ -225,6 +233,7 @@ void kc_cmd_list(int argc, char **argv, FILE *out)
 
 void kc_cmd_events(int argc, char **argv, FILE *out)
 {
+	struct kt_buffer *b;
 	struct kt_session *s;
 	bool verbose = false;
 	int c, i;
@@ -256,4 +265,6 @@ void kc_cmd_events(int argc, char **argv, FILE *out)
 			fprintf(out, "%5d  %s:%s\n", kt_event__id(e), kt_event__system(e),
 				kt_event__name(e));
 	}
+	kt_session__for_each_buffer(s, i, b)
+		kt_buffer__print_events(b, out, verbose);
 }

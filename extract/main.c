@@ -9,6 +9,7 @@
 #include "profile.h"
 #include "ticket.h"
 #include "types/indump.h"
+#include "types/modules.h"
 
 static int make_profile(const struct kx_options *o)
 {
@@ -33,6 +34,7 @@ int main(int argc, char **argv)
 	struct kx_indump_opts xopts = { .sz = sizeof(xopts) };
 	struct kx_profile *p = NULL;
 	struct kx_indump *x = NULL;
+	struct kx_modtypes *mt;
 	struct kx_dump *d;
 	struct kt_session *s;
 	struct kt_target t;
@@ -86,6 +88,8 @@ int main(int argc, char **argv)
 			kx_dump__why_alone(d) ? kx_dump__osrelease(d) : "dump alone",
 			kx_indump__describe(x));
 open:
+	mt = kx_modtypes__attach(o.module_debuginfo, d ? kx_dump__vmlinux(d) : NULL,
+				 o.verbose ? stderr : NULL, &t);
 	sopts.no_events = o.list_only;
 	s = kt_session__open(&t, &sopts);
 	if (!s) {
@@ -95,6 +99,7 @@ open:
 		kx_indump__free(x);
 		kx_dump__close(d);
 		kx_profile__free(p);
+		kx_modtypes__close(mt);
 		return KT_EXIT_NOTRACE;
 	}
 	if (o.ticket) {
@@ -120,5 +125,6 @@ open:
 	kx_indump__free(x);
 	kx_dump__close(d);
 	kx_profile__free(p);
+	kx_modtypes__close(mt);
 	return ret;
 }

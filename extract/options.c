@@ -27,6 +27,13 @@ static void usage(FILE *f)
 	      "                         (for kernels before 6.0, whose dumps do not list\n"
 	      "                         their kallsyms tables)\n"
 	      "  -i, --instance NAME    only this buffer (\"global\" or an instance name)\n"
+	      "  -r, --ring SPEC        any ring buffer (struct trace_buffer) of the kernel or\n"
+	      "                         a module: 0xADDRESS, SYMBOL (the ring, a pointer to\n"
+	      "                         it, or a struct holding one) or SYMBOL+OFFSET; only\n"
+	      "                         it is printed, raw when no event table is known\n"
+	      "      --module-debuginfo DIR\n"
+	      "                         .ko files with DWARF of out-of-tree modules (the\n"
+	      "                         ktrace recorder's); default: those beside the vmlinux\n"
 	      "  -c, --cpu LIST         only these CPUs, e.g. 0,2-3\n"
 	      "  -n, --last N           only the last N events of each buffer\n"
 	      "      --since SECONDS    only events at or after this time stamp\n"
@@ -91,7 +98,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 {
 	enum { OPT_DAT_VERSION = 300, OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER, OPT_MAKE_PROFILE,
 	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID, OPT_PANIC_CPU, OPT_FROM_DUMP,
-	       OPT_DMESG, OPT_TIMELINE };
+	       OPT_DMESG, OPT_TIMELINE, OPT_MODULE_DEBUGINFO };
 	static const struct option longopts[] = {
 		{ "vmlinux", required_argument, NULL, 'x' },
 		{ "profile", required_argument, NULL, 'P' },
@@ -103,6 +110,8 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
 		{ "from-dump", no_argument, NULL, OPT_FROM_DUMP },
 		{ "instance", required_argument, NULL, 'i' },
+		{ "ring", required_argument, NULL, 'r' },
+		{ "module-debuginfo", required_argument, NULL, OPT_MODULE_DEBUGINFO },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "last", required_argument, NULL, 'n' },
 		{ "since", required_argument, NULL, OPT_SINCE },
@@ -130,7 +139,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->ts_max = UINT64_MAX;
-	while ((c = getopt_long(argc, argv, "x:P:i:c:n:jo:F:lefqvhVT:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "x:P:i:r:c:n:jo:F:lefqvhVT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'x': o->vmlinux = optarg; break;
 		case 'P': o->profile = optarg; break;
@@ -148,6 +157,8 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		case OPT_BUILD_ID: o->build_id = optarg; break;
 		case OPT_FROM_DUMP: o->from_dump = true; break;
 		case 'i': o->instance = optarg; break;
+		case 'r': o->ring = optarg; break;
+		case OPT_MODULE_DEBUGINFO: o->module_debuginfo = optarg; break;
 		case 'c':
 			if (kt_cpumask__parse(optarg, o->cpumask)) {
 				fprintf(stderr, "ktrace-extract: bad CPU list '%s'\n", optarg);

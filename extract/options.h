@@ -18,6 +18,8 @@ struct kx_options {
 	const char *output;	/* NULL or "-": stdout */
 	const char *ticket;	/* --ticket: a directory or .tar[.gz|.zst] */
 	const char *instance;	/* NULL: all */
+	const char *ring;	/* --ring: a ring buffer by symbol or address */
+	const char *module_debuginfo;	/* --module-debuginfo: a directory of .ko */
 	enum kx_format format;
 	bool list_only, events, panic_cpu, force, verbose, no_header, quiet;
 	bool from_dump;		/* --from-dump: the dump's BTF and kallsyms, no vmlinux */

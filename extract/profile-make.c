@@ -68,6 +68,7 @@ static const struct question questions[] = {
 	{ 'm', CPU, "commit_overrun" }, { 'm', CPU, "dropped_events" },
 	{ 'm', CPU, "read" }, { 'm', CPU, "entries_bytes" },
 	{ 'm', CPU, "lost_events" },
+	{ 'm', CPU, "buffer" },		/* buffers.c: kt_ring__check() (--ring) */
 	{ 'm', BP, "list" }, { 'm', BP, "write" }, { 'm', BP, "read" },
 	{ 'm', BP, "entries" }, { 'm', BP, "real_end" }, { 'm', BP, "page" },
 	{ 'm', DP, "time_stamp" }, { 'm', DP, "commit" }, { 'm', DP, "data" },
@@ -116,6 +117,15 @@ static const struct question questions[] = {
 	{ 'm', "struct printk_info", "dev_info.device" },
 	{ 'z', "struct prb_desc", NULL }, { 'z', "struct printk_info", NULL },
 	{ 's', "prb", NULL },
+	/* lib/krec/find.c: the ktrace recorder's types, absent from vmlinux
+	 * (they come from the module's .ko, --module-debuginfo) */
+	{ 'm', "struct krec_entry", "hlist" }, { 'm', "struct krec_entry", "name" },
+	{ 'm', "struct krec_entry", "format" }, { 'm', "struct krec_entry", "id" },
+	{ 'm', "struct krec_entry", "size" }, { 'm', "struct krec_entry", "nr_str" },
+	{ 'm', "struct krec_entry", "str_off" }, { 'm', "struct krec_entry", "enabled" },
+	{ 'm', "struct krec_entry", "owner" }, { 'm', "struct hlist_node", "next" },
+	{ 'm', "struct krec_record", "id" }, { 'm', "struct krec_record", "size" },
+	{ 'm', "struct krec_record", "pid" }, { 'm', "struct krec_record", "args" },
 	/* sizes of the types above (not asked today; cheap to have) */
 	{ 'z', RB_OLD, NULL }, { 'z', RB_NEW, NULL }, { 'z', CPU, NULL }, { 'z', BP, NULL }, { 'z', DP, NULL },
 	{ 'z', TR, NULL }, { 'z', "struct array_buffer", NULL }, { 'z', CALL, NULL },

@@ -10,6 +10,7 @@
 
 static void list_events(struct kt_session *s, FILE *out)
 {
+	struct kt_buffer *b;
 	int i;
 
 	for (i = 0; i < kt_session__event_cnt(s); i++) {
@@ -22,6 +23,9 @@ static void list_events(struct kt_session *s, FILE *out)
 			fprintf(out, "name: %s\nID: %d\n# format unavailable\n\n",
 				kt_event__name(e), kt_event__id(e));
 	}
+	/* then the events of other recorders (krec), as their formats */
+	kt_session__for_each_buffer(s, i, b)
+		kt_buffer__print_events(b, out, true);
 }
 
 static int write_buffer(const struct kx_options *o, struct kt_session *s,
@@ -87,6 +91,15 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 		else
 			printf("%d\n", cpu);
 		return fflush(stdout) ? KT_EXIT_FAILURE : KT_EXIT_OK;
+	}
+	if (o->ring) {
+		only = kt_session__add_ring(s, o->ring);
+		if (!only) {
+			fprintf(stderr, "ktrace-extract: %s\n", kt_last_error());
+			return KT_EXIT_NOTRACE;
+		}
+		if (o->list_only || o->instance)
+			only = NULL;	/* listed with the others, or -i chooses */
 	}
 	if (o->instance) {
 		only = kt_session__find_buffer(s, o->instance);

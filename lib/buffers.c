@@ -125,23 +125,67 @@ check:
 	return 0;
 }
 
-static struct kt_buffer *buffer_load(struct kt_session *s, uint64_t tr, bool global)
+/* the ring @b->rb: sub-buffer size, clock, per-CPU buffers; 0 or -errno */
+static int ring_load(struct kt_session *s, struct kt_buffer *b)
 {
 	const struct kt_layout *l = &s->l;
-	struct kt_buffer *b = calloc(1, sizeof(*b));
-	uint64_t name, buffers, cpus;
+	uint64_t buffers, cpus;
 	int cpu, err;
+
+	if (subbuf_size(s, b))
+		return -EBADMSG;
+	buffer_clock(s, b);
+	if ((l->rb_cpus.present && kt_read_member(s, b->rb, &l->rb_cpus, &cpus)) ||
+	    kt_read_member(s, b->rb, &l->rb_buffers, &buffers))
+		return kt_err(EFAULT, "%s: cannot read %s at 0x%llx", b->name, l->rb_type,
+			      (unsigned long long)b->rb);
+	b->nr_cpus = s->nr_cpu_ids;
+	b->cpus = calloc(b->nr_cpus, sizeof(*b->cpus));
+	if (!b->cpus)
+		return kt_err(ENOMEM, "out of memory");
+	for (cpu = 0; cpu < b->nr_cpus; cpu++) {
+		uint64_t cb;
+
+		err = kt_read_u64(s, buffers + 8ULL * cpu, &cb);
+		if (err) {
+			kt_warn(s, "%s: cannot read buffers[%d] at 0x%llx", b->name, cpu,
+				(unsigned long long)(buffers + 8ULL * cpu));
+			b->loss.list_anomalies++;
+			continue;
+		}
+		cpu_load(s, b, cpu, cb);
+	}
+	return 0;
+}
+
+static struct kt_buffer *buffer_new(struct kt_session *s, const char *name)
+{
+	struct kt_buffer *b = calloc(1, sizeof(*b));
 
 	if (!b)
 		return NULL;
 	b->s = s;
 	b->hash_ptr = -1;
+	if (name && !(b->name = strdup(name))) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static struct kt_buffer *buffer_load(struct kt_session *s, uint64_t tr, bool global)
+{
+	const struct kt_layout *l = &s->l;
+	struct kt_buffer *b = buffer_new(s, global ? "global" : NULL);
+	uint64_t name;
+	int err;
+
+	if (!b)
+		return NULL;
 	b->tr = tr;
 	b->global = global;
-	if (global) {
-		b->name = strdup("global");
-	} else if (kt_read_member(s, tr, &l->tr_name, &name) ||
-		   kt_read_string(s, name, 256, &b->name)) {
+	if (!global && (kt_read_member(s, tr, &l->tr_name, &name) ||
+			kt_read_string(s, name, 256, &b->name))) {
 		kt_err(EFAULT, "trace_array at 0x%llx: cannot read its name",
 		       (unsigned long long)tr);
 		goto fail;
@@ -159,47 +203,79 @@ static struct kt_buffer *buffer_load(struct kt_session *s, uint64_t tr, bool glo
 		       (unsigned long long)tr);
 		goto fail;
 	}
-	if (subbuf_size(s, b))
+	if (ring_load(s, b))
 		goto fail;
-	buffer_clock(s, b);
-	if ((l->rb_cpus.present && kt_read_member(s, b->rb, &l->rb_cpus, &cpus)) ||
-	    kt_read_member(s, b->rb, &l->rb_buffers, &buffers)) {
-		kt_err(EFAULT, "%s: cannot read %s at 0x%llx", b->name, l->rb_type,
-		       (unsigned long long)b->rb);
-		goto fail;
-	}
-	b->nr_cpus = s->nr_cpu_ids;
-	b->cpus = calloc(b->nr_cpus, sizeof(*b->cpus));
-	if (!b->cpus)
-		goto fail;
-	for (cpu = 0; cpu < b->nr_cpus; cpu++) {
-		uint64_t cb;
-
-		err = kt_read_u64(s, buffers + 8ULL * cpu, &cb);
-		if (err) {
-			kt_warn(s, "%s: cannot read buffers[%d] at 0x%llx", b->name, cpu,
-				(unsigned long long)(buffers + 8ULL * cpu));
-			b->loss.list_anomalies++;
-			continue;
-		}
-		cpu_load(s, b, cpu, cb);
-	}
 	return b;
 fail:
 	kt_buffer__free(b);
 	return NULL;
 }
 
+/*
+ * A ring buffer of its own (ring_buffer_alloc() by a module, or any
+ * struct trace_buffer): the same per-CPU buffers and pages as a trace
+ * array's, without the trace array.
+ */
+struct kt_buffer *kt_ring__load(struct kt_session *s, const char *name, uint64_t rb)
+{
+	struct kt_buffer *b = buffer_new(s, name);
+
+	if (!b) {
+		kt_err(ENOMEM, "out of memory");
+		return NULL;
+	}
+	b->rb = rb;
+	b->ops = &kt_raw_ops;
+	if (ring_load(s, b)) {
+		kt_buffer__free(b);
+		return NULL;
+	}
+	b->open_loss = b->loss;
+	return b;
+}
+
+/*
+ * ring_buffer_per_cpu.buffer points back at its ring and .cpu is its slot
+ * in buffers[] (rb_allocate_cpu_buffer(), since 2.6.28): a word that is a
+ * ring has at least one per-CPU buffer, and each one names it and its
+ * CPU and has a plausible number of pages.
+ */
+int kt_ring__check(struct kt_session *s, uint64_t rb)
+{
+	const struct kt_layout *l = &s->l;
+	uint64_t buffers, cb, back, c, pages;
+	int cpu, found = 0;
+
+	if (!rb || (rb & 7) || !l->cpu_buffer.present ||
+	    kt_read_member(s, rb, &l->rb_buffers, &buffers) || !buffers || (buffers & 7))
+		return 0;
+	for (cpu = 0; cpu < s->nr_cpu_ids; cpu++) {
+		if (kt_read_u64(s, buffers + 8ULL * cpu, &cb))
+			return 0;
+		if (!cb)
+			continue;
+		if (kt_read_member(s, cb, &l->cpu_buffer, &back) || back != rb ||
+		    kt_read_member(s, cb, &l->cpu_cpu, &c) || c != (uint64_t)cpu ||
+		    kt_read_member(s, cb, &l->cpu_nr_pages, &pages) || !pages ||
+		    pages > KT_MAX_PAGES_PER_CPU)
+			return 0;
+		found++;
+	}
+	return found > 0;
+}
+
 void kt_buffer__free(struct kt_buffer *b)
 {
 	if (!b)
 		return;
+	if (b->ops && b->ops->free)
+		b->ops->free(b->priv);
 	free(b->cpus);
 	free(b->name);
 	free(b);
 }
 
-static int add_buffer(struct kt_session *s, struct kt_buffer *b)
+int kt_session__add_buffer(struct kt_session *s, struct kt_buffer *b)
 {
 	struct kt_buffer **n = realloc(s->buffers, (s->nr_buffers + 1) * sizeof(*n));
 
@@ -234,7 +310,7 @@ int kt_buffers__load(struct kt_session *s)
 	b = buffer_load(s, global, true);
 	if (!b)
 		return -errno;
-	err = add_buffer(s, b);
+	err = kt_session__add_buffer(s, b);
 	if (err)
 		return err;
 
@@ -265,7 +341,7 @@ int kt_buffers__load(struct kt_session *s)
 			b = buffer_load(s, tr, false);
 			if (!b)
 				kt_warn(s, "%s", kt_last_error());
-			else if ((err = add_buffer(s, b)))
+			else if ((err = kt_session__add_buffer(s, b)))
 				goto out;
 		}
 		if (kt_read_u64(s, pos + l->lh_next.off, &pos)) {
@@ -281,6 +357,7 @@ out:
 }
 
 const char *kt_buffer__name(const struct kt_buffer *b) { return b->name; }
+const char *kt_buffer__kind(const struct kt_buffer *b) { return b->ops ? b->ops->kind : "ftrace"; }
 bool kt_buffer__is_global(const struct kt_buffer *b) { return b->global; }
 int kt_buffer__nr_cpus(const struct kt_buffer *b) { return b->nr_cpus; }
 uint32_t kt_buffer__subbuf_size(const struct kt_buffer *b) { return b->subbuf_size; }

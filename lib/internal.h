@@ -61,6 +61,7 @@ struct kt_layout {
 	struct kt_member rb_cpus, rb_buffers, rb_clock, rb_subbuf_size, rb_subbuf_order;
 	struct kt_member rb_time_stamp_abs;
 
+	struct kt_member cpu_buffer;	/* ring_buffer_per_cpu.buffer: back to its ring */
 	struct kt_member cpu_cpu, cpu_nr_pages, cpu_pages, cpu_head_page, cpu_tail_page,
 		cpu_commit_page, cpu_reader_page, cpu_entries, cpu_overrun,
 		cpu_commit_overrun, cpu_dropped_events, cpu_read, cpu_entries_bytes,
@@ -127,6 +128,31 @@ struct kt_cpu {
 	uint64_t reader_page, head_page, commit_page, tail_page, pages;
 };
 
+struct kt_record;
+struct trace_seq;
+
+/*
+ * A ring that is not a trace array's (a recorder's, or any struct
+ * trace_buffer named with --ring): its records are decoded by these.
+ */
+struct kt_ring_ops {
+	const char *kind;	/* "krec", "raw" */
+	/* one record as text, no newline; -ENOENT unknown id, -EBADMSG undecodable */
+	int (*text)(struct kt_buffer *b, const struct kt_record *r, struct trace_seq *q);
+	/* the members of a record's JSON object after cpu, ts and size */
+	void (*json)(struct kt_buffer *b, const struct kt_record *r, FILE *out);
+	void (*free)(void *priv);
+	/*
+	 * trace.dat (optional): the events/SYSTEM/NAME/format text of event
+	 * @i (malloc'd; NULL past the last) with its id moved up by @id_base,
+	 * so it cannot meet ftrace's ids in the file; and a record's id moved
+	 * the same way in the copied page.
+	 */
+	const char *dat_system;
+	char *(*dat_format)(struct kt_buffer *b, int i, int id_base);
+	void (*dat_fix_record)(struct kt_buffer *b, uint8_t *rec, uint32_t size, int id_base);
+};
+
 /*
  * The trace options of one trace array (trace_array.trace_flags, bits
  * TRACE_ITER_*_BIT of kernel/trace/trace.h; options.c) that change what
@@ -147,11 +173,13 @@ struct kt_trace_opts {
 
 struct kt_buffer {
 	struct kt_session *s;
+	const struct kt_ring_ops *ops;	/* NULL: a trace array's buffer (ftrace) */
+	void *priv;			/* the recorder's, for ops */
 	int hash_ptr;		/* -1 unknown, 0 raw %px, 1 hashed */
 	struct kt_trace_opts opts;
 	char *name;
 	bool global;
-	uint64_t tr;		/* struct trace_array * */
+	uint64_t tr;		/* struct trace_array *; 0 for a ring of ops */
 	uint64_t rb;		/* the ring buffer */
 	int nr_cpus;
 	uint32_t subbuf_size;	/* bytes, header included */
@@ -275,6 +303,16 @@ int kt_layout__probe(struct kt_session *s);
 
 /* buffers.c */
 int kt_buffers__load(struct kt_session *s);
+/* a struct trace_buffer at @rb as buffer @name (the ring only: no trace array) */
+struct kt_buffer *kt_ring__load(struct kt_session *s, const char *name, uint64_t rb);
+/* 1 if @rb is a ring buffer: each per-CPU buffer points back at it; 0 if not */
+int kt_ring__check(struct kt_session *s, uint64_t rb);
+int kt_session__add_buffer(struct kt_session *s, struct kt_buffer *b);
+/* ring.c: raw records (no event table) */
+extern const struct kt_ring_ops kt_raw_ops;
+void kt_raw__json(const struct kt_record *r, FILE *out);
+/* krec/find.c: the ktrace recorder (kmod/ktrace-recorder), if loaded */
+int kt_krec__load(struct kt_session *s);
 void kt_panic__load(struct kt_session *s);
 void kt_ident__free(struct kt_session *s);
 void kt_buffer__free(struct kt_buffer *b);
@@ -289,6 +327,9 @@ void kt_modsyms__free(struct kt_modsyms *m);
 /* a loaded module's symbol containing @addr (modsyms.c) */
 const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
 			       uint64_t *size, const char **module);
+/* the address and size of symbol @name of module @module (NULL: any module) */
+int kt_modsyms__find(struct kt_session *s, const char *module, const char *name,
+		     uint64_t *addr, uint64_t *size);
 /* the symbol holding @addr: start, size, module name or NULL (kallsyms.c) */
 const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
 			     uint64_t *size, const char **module);

@@ -194,6 +194,8 @@ int kt_iter__next(struct kt_iter *it, struct kt_record *rec)
 	rec->missed = st->missed;
 	rec->missed_unknown = st->missed_unknown;
 	rec->type = -1;
+	if (it->b->ops)
+		return 1;	/* a recorder's ring: no struct trace_entry */
 	if (st->size >= l->te_type.off + 2)
 		rec->type = st->data[l->te_type.off] | st->data[l->te_type.off + 1] << 8;
 	if (st->size >= l->te_pid.off + 4)

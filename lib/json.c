@@ -102,6 +102,8 @@ static void json_header(struct kt_session *s, struct kt_buffer *b, FILE *out)
 	kt_buffer__entry_counts(b, &in, &all);
 	fputs("{\"buffer\":", out);
 	kt_json__str(out, b->name, 256);
+	if (b->ops)
+		fprintf(out, ",\"kind\":\"%s\"", b->ops->kind);
 	fprintf(out, ",\"cpus\":%d,\"subbuf_size\":%u,\"clock\":\"%s\","
 		     "\"entries_in_buffer\":%llu,\"entries_written\":%llu}\n",
 		b->nr_cpus, b->subbuf_size, b->clock, (unsigned long long)in,
@@ -148,6 +150,20 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 
 		if (n++ < skip)
 			continue;
+		if (b->ops) {
+			fputs("{\"instance\":", out);
+			kt_json__str(out, b->name, 256);
+			fprintf(out, ",\"cpu\":%d,\"ts\":%llu,\"timestamp\":\"%llu.%06llu\","
+				     "\"size\":%u", r.cpu, (unsigned long long)r.ts,
+				(unsigned long long)(us / 1000000),
+				(unsigned long long)(us % 1000000), r.size);
+			if (r.missed || r.missed_unknown)
+				fprintf(out, ",\"lost_before\":%lld",
+					r.missed_unknown ? -1LL : (long long)r.missed);
+			b->ops->json(b, &r, out);
+			fputs("}\n", out);
+			continue;
+		}
 		fputs("{\"instance\":", out);
 		kt_json__str(out, b->name, 256);
 		fprintf(out, ",\"cpu\":%d,\"ts\":%llu,\"timestamp\":\"%llu.%06llu\",\"pid\":%d,"

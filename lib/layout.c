@@ -29,6 +29,7 @@ static const struct probe probes[] = {
 	P(rb_subbuf_order, RB, "subbuf_order", false),
 	P(rb_time_stamp_abs, RB, "time_stamp_abs", false),
 
+	P(cpu_buffer, "struct ring_buffer_per_cpu", "buffer", false),
 	P(cpu_cpu, "struct ring_buffer_per_cpu", "cpu", true),
 	P(cpu_nr_pages, "struct ring_buffer_per_cpu", "nr_pages", true),
 	P(cpu_pages, "struct ring_buffer_per_cpu", "pages", true),

@@ -182,3 +182,31 @@ const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *st
 	*module = m->names[e->module];
 	return e->name;
 }
+
+/*
+ * Symbol @name of module @module (NULL: the first module that has it).
+ * Only the names of that module's symbols are read from the dump.
+ */
+int kt_modsyms__find(struct kt_session *s, const char *module, const char *name,
+		     uint64_t *addr, uint64_t *size)
+{
+	struct kt_modsyms *m = modsyms(s);
+	size_t i;
+
+	if (!m)
+		return -ENOENT;
+	for (i = 0; i < m->n; i++) {
+		struct mod_sym *e = &m->syms[i];
+
+		if (module && strcmp(m->names[e->module], module))
+			continue;
+		if (!e->name && kt_read_string(s, e->name_addr, 512, &e->name))
+			continue;
+		if (strcmp(e->name, name))
+			continue;
+		*addr = e->value;
+		*size = e->size;
+		return 0;
+	}
+	return -ENOENT;
+}

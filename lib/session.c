@@ -5,6 +5,7 @@
 #include <string.h>
 #include "internal.h"
 #include "fmt.h"
+#include "krec/krec.h"
 
 void kt_text__free_tep(struct kt_session *s);
 
@@ -121,6 +122,9 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 		if (err)
 			kt_warn(s, "no event table: %s", kt_last_error());
 	}
+	/* other recorders: a failure there leaves ftrace's buffers readable */
+	if (kt_krec__load(s))
+		kt_warn(s, "%s", kt_last_error());
 	return s;
 fail:
 	{
@@ -214,7 +218,7 @@ bool kt_loss__any(const struct kt_loss *l)
 {
 	return l->pages_unreadable || l->pages_filtered || l->pages_corrupt ||
 	       l->pages_zero || l->list_anomalies || l->events_unknown ||
-	       l->events_unrendered || l->log_corrupt || l->log_unreadable;
+	       l->events_unrendered || l->log_corrupt || l->log_unreadable || l->records_bad;
 }
 
 void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
@@ -231,6 +235,9 @@ void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 		(unsigned long long)l->events_overrun, (unsigned long long)l->events_dropped,
 		(unsigned long long)l->events_missed_pages, (unsigned long long)l->events_unknown,
 		(unsigned long long)l->inflight_bytes);
+	if (l->records_bad)
+		fprintf(out, "%srecords their event's format could not decode: %llu\n", prefix,
+			(unsigned long long)l->records_bad);
 	if (l->events_unrendered)
 		fprintf(out, "%sevents not printed as the kernel would (an option or tracer "
 			     "ktrace does not render): %llu\n", prefix,

@@ -20,6 +20,40 @@ static int emit(struct line_ring *ring, FILE *out, const char *line, size_t len)
 	return 0;
 }
 
+/* a ring of a recorder (or --ring): what it is, how full, no ftrace columns */
+static void print_ring_header(struct kt_session *s, struct kt_buffer *b, FILE *out)
+{
+	uint64_t in, all;
+	int cpu, nr = 0;
+
+	/* #P: the CPUs that have a per-CPU buffer (see kt_opts__header()) */
+	for (cpu = 0; cpu < b->nr_cpus; cpu++)
+		nr += b->cpus[cpu].info.present;
+	kt_buffer__entry_counts(b, &in, &all);
+	fprintf(out, "# ring: %s (%s)\n#\n# entries-in-buffer/entries-written: %llu/%llu   "
+		     "#P:%d\n#\n", b->name, b->ops->kind, (unsigned long long)in,
+		(unsigned long long)all, nr);
+}
+
+/* what the options of @b make the kernel print that ktrace does not */
+static void warn_options(struct kt_session *s, struct kt_buffer *b,
+			 const struct kt_trace_opts *o_tr)
+{
+	if (o_tr->bin)
+		kt_warn(s, "buffer %s: option bin is on: the kernel's trace file is binary "
+			   "(print_bin_fmt()); ktrace prints it as text, as with bin off",
+			b->name);
+	if (o_tr->tracer_own_output)
+		kt_warn(s, "buffer %s: tracer %s prints its buffer its own way: ktrace prints "
+			   "its records as events; they are counted as not rendered",
+			b->name, o_tr->tracer);
+	if (o_tr->latency_fmt || o_tr->verbose || o_tr->printk_msgonly || o_tr->fields)
+		kt_warn(s, "buffer %s: option %s is on: ktrace does not print it as the "
+			   "kernel does; its records are counted as not rendered", b->name,
+			o_tr->latency_fmt ? "latency-format" : o_tr->verbose ? "verbose" :
+			o_tr->fields ? "fields" : "printk-msg-only");
+}
+
 int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		   const struct kt_text_opts *opts)
 {
@@ -47,28 +81,19 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		free(ring.lines);
 		return -errno;
 	}
-	if (o.header)
+	if (o.header && b->ops)
+		print_ring_header(s, b, out);
+	else if (o.header)
 		kt_opts__header(s, b, out);
 	/*
 	 * test_cpu_buff_start(): when the writer overwrote anything, the
 	 * first event of each CPU after the first line says where that
 	 * CPU's surviving data starts.
 	 */
-	annotate = b->loss.events_overrun > 0;
+	annotate = b->loss.events_overrun > 0 && !b->ops;
 	o_tr = kt_opts__load(s, b);
-	if (o_tr->bin)
-		kt_warn(s, "buffer %s: option bin is on: the kernel's trace file is binary "
-			   "(print_bin_fmt()); ktrace prints it as text, as with bin off",
-			b->name);
-	if (o_tr->tracer_own_output)
-		kt_warn(s, "buffer %s: tracer %s prints its buffer its own way: ktrace prints "
-			   "its records as events; they are counted as not rendered",
-			b->name, o_tr->tracer);
-	if (o_tr->latency_fmt || o_tr->verbose || o_tr->printk_msgonly || o_tr->fields)
-		kt_warn(s, "buffer %s: option %s is on: ktrace does not print it as the "
-			   "kernel does; its records are counted as not rendered", b->name,
-			o_tr->latency_fmt ? "latency-format" : o_tr->verbose ? "verbose" :
-			o_tr->fields ? "fields" : "printk-msg-only");
+	if (!b->ops)	/* a recorder's ring has no trace array, no options */
+		warn_options(s, b, o_tr);
 	trace_seq_init(&q);
 	while ((ret = kt_iter__next(it, &r)) > 0) {
 		trace_seq_reset(&q);
@@ -86,10 +111,17 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			else
 				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", r.cpu);
 		}
-		if (o_tr->bin || o_tr->latency_fmt || o_tr->verbose || o_tr->printk_msgonly ||
-		    o_tr->fields || o_tr->tracer_own_output)
+		if (!b->ops && (o_tr->bin || o_tr->latency_fmt || o_tr->verbose ||
+				o_tr->printk_msgonly || o_tr->fields || o_tr->tracer_own_output))
 			b->loss.events_unrendered++;
-		if (!o_tr->bin && (o_tr->raw || o_tr->hex)) {
+		if (b->ops) {
+			/* "SECONDS.MICROS [CPU] ", the recorder's text after it */
+			trace_seq_printf(&q, "%5llu.%06u [%03d] ",
+					 (unsigned long long)(r.ts / 1000000000),
+					 (unsigned)(r.ts % 1000000000) / 1000, r.cpu);
+			if (b->ops->text(b, &r, &q) == -ENOENT)
+				b->loss.events_unknown++;
+		} else if (!o_tr->bin && (o_tr->raw || o_tr->hex)) {
 			if (kt_output__raw_hex(s, b, &r, &q) == -ENOENT)
 				b->loss.events_unknown++;
 		} else {

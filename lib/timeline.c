@@ -153,9 +153,16 @@ static void print_event(struct kt_session *s, struct source *src, FILE *out,
 			fprintf(out, "CPU:%d [LOST EVENTS]\n", r->cpu);
 	}
 	trace_seq_reset(q);
-	kt_render__context(s, src->b, r, q);
-	if (kt_render__event(s, src->b, r, q) == -ENOENT)
-		src->b->loss.events_unknown++;
+	if (src->b->ops) {
+		/* a recorder's ring (krec, --ring): its own text after the CPU */
+		trace_seq_printf(q, "[%03d] ", r->cpu);
+		if (src->b->ops->text(src->b, r, q) == -ENOENT)
+			src->b->loss.events_unknown++;
+	} else {
+		kt_render__context(s, src->b, r, q);
+		if (kt_render__event(s, src->b, r, q) == -ENOENT)
+			src->b->loss.events_unknown++;
+	}
 	trace_seq_terminate(q);
 	/* a stack trace event renders as several lines: each is marked */
 	print_lines(out, r->ts, src->b->name, width, NULL, q->buffer, q->len);

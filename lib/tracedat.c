@@ -162,6 +162,27 @@ static int by_system(const void *a, const void *b)
 	return c ? c : kt_event__id(x) - kt_event__id(y);
 }
 
+/* a recorder's events as a system of their own, named after it */
+static void recorder_formats(struct kt_dat *d, struct kt_buffer *b)
+{
+	uint64_t pos;
+	uint32_t n = 0;
+	char *fmt;
+
+	if (!b->ops || !b->ops->dat_format)
+		return;
+	kt_dat__str(d, b->ops->dat_system);
+	pos = kt_dat__tell(d);
+	kt_dat__u32(d, 0);
+	while (!d->err && (fmt = b->ops->dat_format(b, (int)n, d->id_base))) {
+		kt_dat__u64(d, strlen(fmt));
+		kt_dat__write(d, fmt, strlen(fmt));
+		free(fmt);
+		n++;
+	}
+	kt_dat__patch_u32(d, pos, n);
+}
+
 /* every other system: its name, its count, its formats */
 void kt_dat__event_formats(struct kt_dat *d)
 {
@@ -183,6 +204,8 @@ void kt_dat__event_formats(struct kt_dat *d)
 	qsort(ev, n, sizeof(*ev), by_system);
 	for (i = 0; i < n; i++)
 		systems += !i || strcmp(kt_event__system(ev[i - 1]), kt_event__system(ev[i]));
+	for (i = 0; i < d->nr_bufs; i++)
+		systems += d->bufs[i]->ops && d->bufs[i]->ops->dat_format;
 	kt_dat__u32(d, systems);
 	for (i = 0; i < n; i = j) {
 		const char *sys = kt_event__system(ev[i]);
@@ -195,6 +218,8 @@ void kt_dat__event_formats(struct kt_dat *d)
 			write_format(d, ev[k]);
 	}
 	free(ev);
+	for (i = 0; i < d->nr_bufs; i++)
+		recorder_formats(d, d->bufs[i]);
 }
 
 /* /proc/kallsyms: "addr type name" lines, 4-byte size first */
@@ -309,7 +334,8 @@ void kt_dat__clock_text(struct kt_buffer *b, char *buf, size_t len)
  * a partly read page). The padding has a zero time delta: kbuffer adds
  * the delta of padding to its clock.
  */
-static void copy_subbuf(struct kt_dat *d, const struct kt_page_cursor *cur, uint32_t subbuf)
+static void copy_subbuf(struct kt_dat *d, struct kt_buffer *b, const struct kt_page_cursor *cur,
+			uint32_t subbuf)
 {
 	const struct kt_layout *l = &d->s->l;
 	const uint8_t *page = cur->data - l->dp_data.off;
@@ -324,6 +350,15 @@ static void copy_subbuf(struct kt_dat *d, const struct kt_page_cursor *cur, uint
 		memcpy(out + l->dp_time_stamp.off, &ts, 8);
 		memcpy(out + l->dp_data.off, &hdr, 4);
 		memcpy(out + l->dp_data.off + 4, &len, 4);
+	}
+	if (b->ops && b->ops->dat_fix_record) {
+		struct kt_page_cursor c = *cur;
+		const uint8_t *rec;
+		uint32_t size;
+		uint64_t ts;
+
+		while (kt_page__next(&c, &rec, &size, &ts) > 0)
+			b->ops->dat_fix_record(b, out + (rec - page), size, d->id_base);
 	}
 	kt_dat__write(d, out, d->page_size);
 }
@@ -349,7 +384,7 @@ void kt_dat__cpu_data(struct kt_dat *d, struct kt_buffer *b, struct kt_dat_cpu *
 			return;
 		}
 		while (!d->err && (ret = kt_page_iter__next_cursor(it, &cur)) > 0) {
-			copy_subbuf(d, &cur, subbuf);
+			copy_subbuf(d, b, &cur, subbuf);
 			cpus[cpu].size += d->page_size;
 		}
 		if (ret < 0 && !d->err)
@@ -396,6 +431,11 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 	d.bufs = calloc(kt_session__buffer_cnt(s) + 1, sizeof(*d.bufs));
 	if (!d.bufs)
 		return -ENOMEM;
+	if (only && only->ops && !only->ops->dat_format) {
+		free(d.bufs);
+		return kt_err(ENOTSUP, "%s: a %s ring, not ftrace's: trace.dat is written for "
+				       "ftrace's buffers only", only->name, only->ops->kind);
+	}
 	if (only) {
 		d.bufs[d.nr_bufs++] = only;
 	} else {
@@ -403,14 +443,21 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 		for (i = 0; i < kt_session__buffer_cnt(s); i++)
 			if (kt_buffer__is_global(kt_session__buffer(s, i)))
 				d.bufs[d.nr_bufs++] = kt_session__buffer(s, i);
+		/* other recorders' rings: those whose events have formats */
 		for (i = 0; i < kt_session__buffer_cnt(s); i++)
-			if (!kt_buffer__is_global(kt_session__buffer(s, i)))
+			if (!kt_buffer__is_global(kt_session__buffer(s, i)) &&
+			    (!kt_session__buffer(s, i)->ops ||
+			     kt_session__buffer(s, i)->ops->dat_format))
 				d.bufs[d.nr_bufs++] = kt_session__buffer(s, i);
 	}
 	if (!d.nr_bufs) {
 		free(d.bufs);
 		return kt_err(ENOENT, "no trace buffer to write");
 	}
+	/* other recorders' ids go above ftrace's */
+	for (i = 0; i < kt_session__event_cnt(s); i++)
+		if (kt_event__id(kt_session__event(s, i)) >= d.id_base)
+			d.id_base = kt_event__id(kt_session__event(s, i)) + 1;
 	d.page_size = s->l.page_size ? s->l.page_size : 4096;
 	for (i = 0; i < d.nr_bufs; i++) {
 		uint32_t sb = kt_buffer__subbuf_size(d.bufs[i]);

@@ -48,6 +48,7 @@ struct kt_dat {
 	struct kt_buffer **bufs;	/* bufs[0] is the file's top-level buffer */
 	int nr_bufs;
 	uint8_t *page;		/* scratch: one file page */
+	int id_base;		/* added to the ids of other recorders' events */
 };
 
 /* tracedat.c: primitive writes (errors are sticky in d->err) */

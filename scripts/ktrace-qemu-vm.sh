@@ -138,8 +138,14 @@ capture() {
 	qpid=
 
 	# the truth, when the marker workload got as far as saving it (a panic
-	# in early boot or module init comes before)
-	if [ "$mode" = markers ] && { [ -n "$fixture" ] || grep -aq 'ktrace-guest: truth saved' "$out/console.log"; }; then
+	# in early boot or module init comes before); a reproducer that saves
+	# its own truth on /dev/vda says "ktrace-guest: truth saved" too
+	if [ "$mode" = run ] && grep -aq 'ktrace-guest: truth saved' "$out/console.log"; then
+		rm -rf "$out/truth"
+		mkdir -p "$out/truth"
+		debugfs -R "rdump / $out/truth" "$work/truth.img" >/dev/null 2>&1 || true
+		if [ -d "$out/truth/lost+found" ]; then rmdir "$out/truth/lost+found"; fi
+	elif [ "$mode" = markers ] && { [ -n "$fixture" ] || grep -aq 'ktrace-guest: truth saved' "$out/console.log"; }; then
 		rm -rf "$out/truth"
 		mkdir -p "$out/truth"
 		debugfs -R "rdump / $out/truth" "$work/truth.img" >/dev/null 2>&1 || true

@@ -7,12 +7,14 @@ nok()  { echo "not ok - $*"; FAILED=1; }
 skip() { echo "skip - $*"; }
 FAILED=0
 # cases: every generated case directory with a case.env and a trace in it
-# (the tracing-off case, NOTRACE=1, has its own test: t-notrace.sh)
+# (the tracing-off case, NOTRACE=1, has its own test: t-notrace.sh; so do
+# the cases of another recorder, RING_TRUTH=name: t-krec.sh)
 cases() {
 	local d
 	for d in "$VMCORES"/*/case.env; do
 		[ -f "$d" ] || continue
 		grep -q '^NOTRACE=1' "$d" && continue
+		grep -q '^RING_TRUTH=' "$d" && continue
 		basename "$(dirname "$d")"
 	done
 }
@@ -24,3 +26,10 @@ all_cases() {
 	done
 }
 finish() { [ "$FAILED" = 0 ]; exit $?; }
+# ring_cases NAME: the cases whose truth is recorder NAME's own rendering
+ring_cases() {
+	local d
+	for d in "$VMCORES"/*/case.env; do
+		[ -f "$d" ] && grep -q "^RING_TRUTH=$1\$" "$d" && basename "$(dirname "$d")"
+	done
+}

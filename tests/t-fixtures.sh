@@ -57,11 +57,20 @@ for c in $found; do
 	echo "# $c"
 	(
 		CASE= RELEASE= VMLINUX= SYSTEM_MAP= CPUS= INSTANCES= WRAPPED= SUBBUF_KB= FORMATS= NOTRACE=
+		RING_TRUTH= MODULES=
 		. "$dir/case.env"
 		miss=
 		for k in CASE RELEASE VMLINUX SYSTEM_MAP CPUS INSTANCES WRAPPED SUBBUF_KB FORMATS; do
 			[ -n "$(eval echo "\$$k")" ] || miss="$miss $k"
 		done
+		# another recorder's case: its own rendering is the truth, not ftrace's
+		if [ -n "$RING_TRUTH" ]; then
+			INSTANCES=
+			for f in trace stats last; do
+				[ -s "$dir/truth/$RING_TRUTH.$f" ] || miss="$miss truth/$RING_TRUTH.$f"
+			done
+			ls "$MODULES"/*.ko >/dev/null 2>&1 || miss="$miss MODULES($MODULES)"
+		fi
 		for b in $INSTANCES; do
 			[ "${NOTRACE:-}" = 1 ] ||
 				[ -n "$(eval echo "\${LAST_MARKER_$b:-}")" ] || miss="$miss LAST_MARKER_$b"

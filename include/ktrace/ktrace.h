@@ -63,6 +63,9 @@ struct kt_loss {
 	uint64_t log_inflight;		/* reserved, not committed at the crash */
 	uint64_t log_corrupt;		/* descriptors or text blocks failing validation, skipped */
 	uint64_t log_unreadable;	/* descriptors or text not in the dump */
+	/* records of a known event that its format cannot decode (a recorder's
+	 * table disagrees with its records: sizes, string offsets) */
+	uint64_t records_bad;
 };
 
 struct kt_open_opts {
@@ -184,6 +187,28 @@ int kt_buffer__cpu_info(const struct kt_buffer *b, int cpu, struct kt_cpu_info *
 void kt_buffer__loss(const struct kt_buffer *b, struct kt_loss *loss);
 /* entries still in the buffer and ever written, as the trace file header computes */
 void kt_buffer__entry_counts(const struct kt_buffer *b, uint64_t *in_buffer, uint64_t *written);
+
+/**
+ * kt_session__add_ring() - read any ring buffer of the kernel or a module
+ * @spec: "0xADDRESS" of a struct trace_buffer (struct ring_buffer before
+ *        5.6), or a SYMBOL (kernel or module) that is the ring, holds a
+ *        pointer to it, or holds one in its first 4 KiB (global_trace:
+ *        its array_buffer.buffer); SYMBOL+OFFSET names the pointer exactly
+ *
+ * Each candidate is checked: every per-CPU buffer of a ring points back at
+ * it. The ring becomes buffer @spec, its records printed raw (cpu, time
+ * stamp, length, hex), or decoded when it is a recorder's ktrace knows.
+ * Return: the buffer, or NULL with errno and kt_last_error() set.
+ */
+struct kt_buffer *kt_session__add_ring(struct kt_session *s, const char *spec);
+/* "ftrace" for a trace array's buffer, else the recorder ("krec", "raw") */
+const char *kt_buffer__kind(const struct kt_buffer *b);
+/*
+ * The events of a recorder's ring (nothing for ftrace's buffers, whose
+ * events are the session's): "   ID  SYSTEM:NAME" lines, or with
+ * @verbose each as an events/SYSTEM/NAME/format text, as --events prints.
+ */
+void kt_buffer__print_events(struct kt_buffer *b, FILE *out, bool verbose);
 
 /* ----- records ----- */
 

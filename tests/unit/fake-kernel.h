@@ -65,6 +65,7 @@ struct fk_member {
 #define CB_DROPPED 80
 #define CB_READ 88
 #define CB_ENTRIES_BYTES 96
+#define CB_BUFFER 112	/* back to the ring; written by tests that need it */
 #define CB_SIZE 128
 /* buffer_page */
 #define BP_LIST 0
@@ -97,6 +98,18 @@ struct fk_member {
 #define EF_SIGNED 40
 #define EF_LEN 44
 #define EF_SZ 48
+
+/* the ktrace recorder's module types (kmod/ktrace-recorder/krec.h) */
+#define KE_HLIST 0
+#define KE_NAME 16
+#define KE_FORMAT 24
+#define KE_ID 32
+#define KE_SIZE 34
+#define KE_NR_STR 37
+#define KE_STR_OFF 46
+#define KE_ENABLED 62
+#define KE_OWNER 64
+#define KE_SZ 88
 
 /* module / mod_kallsyms (symbols of loaded modules) */
 #define MOD_LIST 8
@@ -168,6 +181,21 @@ static const struct fk_member fk_members[] = {
 	{ "struct trace_entry", "flags", 2, 1 },
 	{ "struct trace_entry", "preempt_count", 3, 1 },
 	{ "struct trace_entry", "pid", 4, 4 },
+	{ "struct ring_buffer_per_cpu", "buffer", CB_BUFFER, 8 },
+	{ "struct krec_entry", "hlist", KE_HLIST, 16 },
+	{ "struct krec_entry", "name", KE_NAME, 8 },
+	{ "struct krec_entry", "format", KE_FORMAT, 8 },
+	{ "struct krec_entry", "id", KE_ID, 2 },
+	{ "struct krec_entry", "size", KE_SIZE, 2 },
+	{ "struct krec_entry", "nr_str", KE_NR_STR, 1 },
+	{ "struct krec_entry", "str_off", KE_STR_OFF, 16 },
+	{ "struct krec_entry", "enabled", KE_ENABLED, 1 },
+	{ "struct krec_entry", "owner", KE_OWNER, 8 },
+	{ "struct hlist_node", "next", 0, 8 },
+	{ "struct krec_record", "id", 0, 2 },
+	{ "struct krec_record", "size", 2, 2 },
+	{ "struct krec_record", "pid", 4, 4 },
+	{ "struct krec_record", "args", 8, 0 },
 };
 
 /* ----- memory ----- */

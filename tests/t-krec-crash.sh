@@ -1,0 +1,85 @@
+#!/bin/bash
+# t-krec-crash.sh - the ktrace recorder in crash: with the modules' debuginfo
+# loaded ("mod -s krec krec.ko"), "ktrace show -i krec" prints byte for byte
+# what "ktrace-extract --module-debuginfo DIR -i krec" prints, "ktrace list"
+# what --list prints, and "ktrace show -r SPEC" what --ring SPEC prints (the
+# module's ring by its symbol; ftrace's global ring by global_trace).
+# crash 8.0.2 opens 6.1, trixie's crash 8.0.6 6.12 (scripts/fetch-crash-trixie).
+# Exit 0 pass, 1 fail, 77 skip.
+[ -n "${KTRACE_SANITIZE:-}" ] && { echo "skip - crash cannot load an ASan-built ktrace.so"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+O=${O:-build}
+case $O in /*) ;; *) O=$ROOT/$O ;; esac
+CRASH_SYS=${CRASH:-$(command -v crash)}
+CRASH_NEW=$KTRACE_CACHE/crash-8.0.6/bin/crash
+DEFS_NEW=$KTRACE_CACHE/crash-8.0.6/root/usr/include/crash/defs.h
+[ -n "$CRASH_SYS" ] || { echo "skip - crash is not installed"; exit 77; }
+[ -f /usr/include/crash/defs.h ] || { echo "skip - no /usr/include/crash/defs.h"; exit 77; }
+[ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
+found=$(ring_cases krec)
+[ -n "$found" ] || { echo "skip - no krec case in $VMCORES (scripts/make-vmcores k6.1-krec)"; exit 77; }
+make -s -C "$ROOT" O="$O" "$O/ktrace.so" >/dev/null 2>&1 || { nok "make $O/ktrace.so failed"; finish; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/t-krec-crash.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+same() { # WHAT GOT WANT
+	if [ ! -s "$3" ]; then
+		nok "$1: ktrace-extract printed nothing"
+	elif cmp -s "$2" "$3"; then
+		ok "$1: identical ($(wc -l <"$3") lines)"
+	else
+		nok "$1: differs: $(diff "$3" "$2" 2>&1 | sed -n 2p | cut -c1-120)"
+	fi
+}
+
+for c in $found; do
+	dir=$VMCORES/$c
+	unset VMLINUX FORMATS MODULES SERIES
+	. "$dir/case.env"
+	crash=$CRASH_SYS ext=$O/ktrace.so
+	case $SERIES in
+	[1-5].* | 6.[01]) ;;
+	*)
+		if [ ! -x "$CRASH_NEW" ] || [ ! -f "$DEFS_NEW" ]; then
+			skip "$c: crash 8.0.6 is not in $KTRACE_CACHE/crash-8.0.6"
+			continue
+		fi
+		make -s -C "$ROOT" O="$O-crash806" CRASH_DEFS="$DEFS_NEW" "$O-crash806/ktrace.so" \
+			>/dev/null 2>&1 || { nok "$c: ktrace.so against crash 8.0.6 failed"; continue; }
+		crash=$CRASH_NEW ext=$O-crash806/ktrace.so
+		;;
+	esac
+	core=$dir/vmcore.kdump
+	[ -f "$core" ] || core=$dir/vmcore.elf
+	rm -f "$tmp"/*.crash
+	{
+		echo "extend $ext"
+		echo "mod -s krec $MODULES/krec.ko"
+		echo "mod -s krec_demo $MODULES/krec_demo.ko"
+		echo "ktrace list > $tmp/list.crash"
+		echo "ktrace show -i krec > $tmp/krec.crash"
+		echo "ktrace show -r krec_buffer > $tmp/ring.crash"
+		echo "ktrace events -v > $tmp/events.crash"
+		echo "ktrace show -r global_trace > $tmp/global.crash"
+		echo "q"
+	} >"$tmp/cmds"
+	"$crash" -s "$VMLINUX" "$core" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
+	grep -q "ktrace.so: shared object loaded" "$tmp/crash.out" ||
+		{ nok "$c: crash did not load the extension: $(head -n3 "$tmp/crash.out" | tr '\n' ' ')"; continue; }
+	k=("$KTRACE_BIN" -x "$VMLINUX" --module-debuginfo "$MODULES")
+	"${k[@]}" --list "$core" >"$tmp/list.want" 2>/dev/null
+	same "$c: ktrace list" "$tmp/list.crash" "$tmp/list.want"
+	"${k[@]}" -i krec "$core" >"$tmp/krec.want" 2>/dev/null
+	same "$c: ktrace show -i krec" "$tmp/krec.crash" "$tmp/krec.want"
+	grep -q 'krec_mark: ' "$tmp/krec.crash" || nok "$c: ktrace show -i krec: no krec_mark decoded"
+	"${k[@]}" --events "$core" >"$tmp/events.want" 2>/dev/null
+	same "$c: ktrace events -v" "$tmp/events.crash" "$tmp/events.want"
+	grep -q '^name: demo_irq$' "$tmp/events.want" ||
+		nok "$c: --events does not list krec's demo_irq"
+	"${k[@]}" --ring krec_buffer "$core" >"$tmp/ring.want" 2>/dev/null
+	same "$c: ktrace show -r krec_buffer" "$tmp/ring.crash" "$tmp/ring.want"
+	"${k[@]}" --ring global_trace "$core" >"$tmp/global.want" 2>/dev/null
+	same "$c: ktrace show -r global_trace" "$tmp/global.crash" "$tmp/global.want"
+done
+finish
