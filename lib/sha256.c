@@ -47,6 +47,7 @@ static void block(struct kt_sha256 *c, const uint8_t *p)
 }
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 
 /*
@@ -92,13 +93,16 @@ __attribute__((target("sha,sse4.1"))) static void blocks_shani(uint32_t h[8], co
 	_mm_storeu_si128((__m128i *)&h[4], _mm_alignr_epi8(cdgh, t, 8));	/* HGFE */
 }
 
+/* CPUID.7.0:EBX bit 29 (SHA), CPUID.1:ECX bit 19 (SSE4.1); not every
+ * compiler's __builtin_cpu_supports() knows "sha" (clang 14 does not) */
 static bool have_shani(void)
 {
 	static int known = -1;
+	unsigned int a, b, c, d;
 
 	if (known < 0) {
-		__builtin_cpu_init();
-		known = __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1") &&
+		known = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 19)) &&
+			__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29)) &&
 			!getenv("KTRACE_NO_SHANI");
 	}
 	return known;
