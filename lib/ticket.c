@@ -156,6 +156,7 @@ static int write_dat(struct ticket *t)
 static int write_log(struct ticket *t)
 {
 	struct kt_log *log = kt_session__log(t->s);
+	struct kt_loss *tl;
 	FILE *f;
 	int err;
 
@@ -170,7 +171,33 @@ static int write_log(struct ticket *t)
 	f = create(t, "timeline.txt");
 	if (!f)
 		return t->err;
+	{
+		int n = kt_session__buffer_cnt(t->s), i;
+
+		tl = calloc(n + 1, sizeof(*tl));
+		if (!tl) {
+			fclose(f);
+			return fail(t, -ENOMEM, "writing", "timeline.txt");
+		}
+		for (i = 0; i < n; i++)
+			tl[i] = kt_session__buffer(t->s, i)->loss;
+	}
 	err = kt_timeline__write(t->s, f, NULL);
+	/* what the timeline's own read lost, as if it were the first */
+	{
+		struct kt_buffer *b;
+		int i;
+		size_t k;
+
+		kt_session__for_each_buffer(t->s, i, b) {
+			uint64_t *l = (uint64_t *)&tl[i];
+			const uint64_t *o = (const uint64_t *)&b->open_loss;
+			const uint64_t *af = (const uint64_t *)&b->loss;
+
+			for (k = 0; k < sizeof(tl[i]) / sizeof(uint64_t); k++)
+				l[k] = o[k] + (af[k] - l[k]);
+		}
+	}
 	restore_loss(t);
 	if (!err) {
 		struct kt_buffer *b;
@@ -185,9 +212,10 @@ static int write_log(struct ticket *t)
 				continue;
 			snprintf(prefix, sizeof(prefix), "# ktrace: %s: ", kt_buffer__name(b));
 			/* one read as if the first (a crash session may have read more) */
-			kt_loss__print(&t->loss[i], f, prefix);
+			kt_loss__print(&tl[i], f, prefix);
 		}
 	}
+	free(tl);
 	return finish(t, f, "timeline.txt", err);
 }
 
