@@ -360,3 +360,26 @@ int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct k
 		trace_seq_putc(q, '\n');
 	return 0;
 }
+
+/*
+ * One record of a trace array's buffer as the kernel's trace file shows
+ * it with this buffer's options: raw or hex, else the context columns and
+ * the event; what the options make the kernel print in a way ktrace does
+ * not (bin, latency-format, a tracer's own output...) is counted. The text
+ * and the timeline both print through here.
+ */
+void kt_output__record(struct kt_session *s, struct kt_buffer *b, const struct kt_trace_opts *o,
+		       const struct kt_record *r, struct trace_seq *q)
+{
+	if (o->bin || o->latency_fmt || o->verbose || o->printk_msgonly || o->fields ||
+	    o->tracer_own_output)
+		b->loss.events_unrendered++;
+	if (!o->bin && (o->raw || o->hex)) {
+		if (kt_output__raw_hex(s, b, r, q) == -ENOENT)
+			b->loss.events_unknown++;
+		return;
+	}
+	kt_render__context(s, b, r, q);
+	if (kt_render__event(s, b, r, q) == -ENOENT)
+		b->loss.events_unknown++;
+}

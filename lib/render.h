@@ -21,6 +21,10 @@ uint64_t kt_output__field(struct tep_event *ev, const char *name, struct tep_rec
 void kt_output__text(struct trace_seq *q, const char *p, size_t max);
 bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
 		       struct tep_record *r, struct trace_seq *q);
+struct kt_trace_opts;
+/* one record of a trace array's buffer, with its options (output.c) */
+void kt_output__record(struct kt_session *s, struct kt_buffer *b, const struct kt_trace_opts *o,
+		       const struct kt_record *r, struct trace_seq *q);
 int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
 		       struct trace_seq *q);
 

@@ -111,9 +111,6 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			else
 				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", r.cpu);
 		}
-		if (!b->ops && (o_tr->bin || o_tr->latency_fmt || o_tr->verbose ||
-				o_tr->printk_msgonly || o_tr->fields || o_tr->tracer_own_output))
-			b->loss.events_unrendered++;
 		if (b->ops) {
 			/* "SECONDS.MICROS [CPU] ", the recorder's text after it */
 			trace_seq_printf(&q, "%5llu.%06u [%03d] ",
@@ -121,13 +118,8 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 					 (unsigned)(r.ts % 1000000000) / 1000, r.cpu);
 			if (b->ops->text(b, &r, &q) == -ENOENT)
 				b->loss.events_unknown++;
-		} else if (!o_tr->bin && (o_tr->raw || o_tr->hex)) {
-			if (kt_output__raw_hex(s, b, &r, &q) == -ENOENT)
-				b->loss.events_unknown++;
 		} else {
-			kt_render__context(s, b, &r, &q);
-			if (kt_render__event(s, b, &r, &q) == -ENOENT)
-				b->loss.events_unknown++;
+			kt_output__record(s, b, o_tr, &r, &q);
 		}
 		trace_seq_putc(&q, '\n');
 		trace_seq_terminate(&q);

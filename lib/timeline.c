@@ -159,9 +159,7 @@ static void print_event(struct kt_session *s, struct source *src, FILE *out,
 		if (src->b->ops->text(src->b, r, q) == -ENOENT)
 			src->b->loss.events_unknown++;
 	} else {
-		kt_render__context(s, src->b, r, q);
-		if (kt_render__event(s, src->b, r, q) == -ENOENT)
-			src->b->loss.events_unknown++;
+		kt_output__record(s, src->b, kt_opts__load(s, src->b), r, q);
 	}
 	trace_seq_terminate(q);
 	/* a stack trace event renders as several lines: each is marked */

@@ -108,8 +108,11 @@ EOF
 	for inst in $INSTANCES; do
 		case "$merged" in *"buffer $inst "*) [ ${#inst} -gt $width ] && width=${#inst} ;; esac
 	done
+	# the status of the plain text run: 10 where an option is not rendered
+	"$KTRACE_BIN" -q -x "$VMLINUX" "$core" >/dev/null 2>&1
+	want_rc=$?
 	bad=
-	[ $rc = 0 ] || bad="exit status $rc: $(head -c 200 "$tmp/err")"
+	[ $rc = $want_rc ] || bad="exit status $rc (the text run's: $want_rc): $(head -c 200 "$tmp/err")"
 	n=$(grep -cE "^\[ *[0-9]+\.[0-9]{6}\] log +\[[TC][0-9]+\] " "$tmp/tl")
 	lines=$(wc -l <"$tmp/log")
 	[ -n "$bad" ] || [ "$n" = "$lines" ] || bad="$n log lines, not $lines"
