@@ -113,7 +113,7 @@ for c in $(cases); do
 		[ -f "$core" ] || { nok "$c/$fmt: $core missing"; continue; }
 		rm -f "$tmp"/*.crash
 		# a window around the global truth's 100th event
-		win_from=$(grep -v '^#' "$dir/truth/global.trace" | sed -n '100p' |
+		win_from=$(grep -av '^#' "$dir/truth/global.trace" | sed -n '100p' |
 			sed -n 's/.* \([0-9]*\.[0-9]*\): .*/\1/p')
 		win_from=${win_from:-0}
 		win_to=$(awk "BEGIN { printf \"%.6f\", $win_from + 0.002 }")
