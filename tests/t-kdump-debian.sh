@@ -119,7 +119,7 @@ else
 fi
 # the layout before the ticket, still there on request: one run per file
 c2=$tmp/legacy
-KTRACE_FORMATS="txt dat" KTRACE_VMCORE="$core" KDUMP_COREDIR="$c2" \
+KTRACE_FORMATS="txt dat" KTRACE_MAX_SIZE=512M KTRACE_VMCORE="$core" KDUMP_COREDIR="$c2" \
 	"$D/usr/lib/ktrace/kdump-tools-ktrace" 2>/dev/null
 d=$(ls -d "$c2"/2* 2>/dev/null | head -n 1)
 if [ -n "$d" ] && [ -s "$d/ktrace.${d##*/}.txt" ] && [ -s "$d/ktrace.${d##*/}.dat" ]; then
