@@ -536,8 +536,15 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 	}
 	kt_session__cache_pages(s, 0);
 	/* what was written is kept and listed even after a failure */
-	if (!list_files(&t, &names, &n) && !write_manifest(&t, names, n) && archive)
-		pack(&t, out, names, n);
+	{
+		double t0 = now();
+		bool written = !list_files(&t, &names, &n) && !write_manifest(&t, names, n);
+
+		if (o && o->verbose)
+			fprintf(s->log, "ticket: manifest.sha256 in %.3f s\n", now() - t0);
+		if (written && archive)
+			pack(&t, out, names, n);
+	}
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
