@@ -15,8 +15,8 @@ PKG_CONFIG ?= pkg-config
 WARN      := -Wall -Wextra $(WERROR) -Wno-unused-parameter
 TEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtraceevent)
 TEP_LIBS   := $(shell $(PKG_CONFIG) --libs libtraceevent)
-# what libktrace links: libtraceevent, and zlib + zstd for the ticket archives
-LIB_LIBS   := $(TEP_LIBS) -lz -lzstd
+# what libktrace links: libtraceevent, zlib + zstd for the ticket archives, threads (jobs.c)
+LIB_LIBS   := $(TEP_LIBS) -lz -lzstd -pthread
 KDUMP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkdumpfile libdw libbpf)
 KDUMP_LIBS   := $(shell $(PKG_CONFIG) --libs libkdumpfile libdw libbpf) -laddrxlat -lelf -lz
 
@@ -97,7 +97,7 @@ FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=u
 	-fno-omit-frame-pointer -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -Itests/unit $(TEP_CFLAGS)
 FUZZERS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(wildcard tests/fuzz/fuzz-*.c))
 
-$(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIB_SRCS) lib/*.h lib/printk/*.h include/ktrace/*.h tests/unit/*.h
+$(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIB_SRCS) lib/*.h lib/*/*.h include/ktrace/*.h tests/unit/*.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LIB_LIBS)
 

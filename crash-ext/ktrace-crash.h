@@ -24,16 +24,17 @@ void kc_target__free(void);
 /* session.c: the session of this crash session, opened on first use */
 struct kt_session *kc_session(void);
 void kc_session__close(void);
-/* what one read of @b lost, @before being kt_buffer__loss() before it */
-void kc_session__read_loss(struct kt_buffer *b, const struct kt_loss *before,
-			   struct kt_loss *loss);
 
 /* subcommands (argv[0] is the subcommand's name); print to @out */
 void kc_cmd_show(int argc, char **argv, FILE *out);
 void kc_cmd_dump(int argc, char **argv, FILE *out);
 void kc_cmd_list(int argc, char **argv, FILE *out);
+void kc_cmd_last_boot_info(int argc, char **argv, FILE *out);
 void kc_cmd_events(int argc, char **argv, FILE *out);
 void kc_cmd_ticket(int argc, char **argv, FILE *out);
+/* relay.c */
+void kc_cmd_blktrace(int argc, char **argv, FILE *out);
+void kc_cmd_lttng(int argc, char **argv, FILE *out);
 /* log.c */
 void kc_cmd_dmesg(int argc, char **argv, FILE *out);
 void kc_cmd_timeline(int argc, char **argv, FILE *out);

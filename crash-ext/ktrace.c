@@ -35,10 +35,13 @@ static const struct {
 	{ "show", kc_cmd_show },
 	{ "dump", kc_cmd_dump },
 	{ "list", kc_cmd_list },
+	{ "last_boot_info", kc_cmd_last_boot_info },
 	{ "events", kc_cmd_events },
 	{ "ticket", kc_cmd_ticket },
 	{ "dmesg", kc_cmd_dmesg },
 	{ "timeline", kc_cmd_timeline },
+	{ "blktrace", kc_cmd_blktrace },
+	{ "lttng", kc_cmd_lttng },
 };
 
 static void cmd_ktrace(void)
@@ -65,10 +68,13 @@ static char *help_ktrace[] = {
 	"show [-i instance | -r ring] [-c cpus] [-n count] [-s since] [-u until]\n"
 	"       ktrace dump [-i instance] -t file | -j file\n"
 	"       ktrace list\n"
+	"       ktrace last_boot_info -i instance\n"
 	"       ktrace events [-v]\n"
 	"       ktrace ticket out\n"
 	"       ktrace dmesg [-j] [-s since] [-u until]\n"
-	"       ktrace timeline [-i instance] [-c cpus] [-s since] [-u until]",
+	"       ktrace timeline [-i instance] [-c cpus] [-s since] [-u until]\n"
+	"       ktrace blktrace dir\n"
+	"       ktrace lttng dir",
 	"  This command reads the ftrace ring buffers (the kernel's flight recorder)",
 	"  of the top-level trace array and of every instance from the dump, and",
 	"  prints them as /sys/kernel/tracing/trace would have shown them. It prints",
@@ -93,7 +99,11 @@ static char *help_ktrace[] = {
 	"      -j file       JSON Lines: a header object, then one object per event.",
 	"      -i instance   only this buffer.",
 	"    list        buffers and CPUs: pages, sub-buffer size, entries,",
-	"                events overwritten and dropped, trace clock.",
+	"                events overwritten and dropped, trace clock; then the relay",
+	"                channels (owner, per-CPU or global, size, unread bytes).",
+	"    last_boot_info  the boot-mapped (persistent, 6.12) instance's",
+	"                last_boot_info file, as the kernel prints it.",
+	"      -i instance   the instance (trace_instance=NAME@... on the command line).",
 	"    events      the event table of the dump: id, system and name.",
 	"      -v            each event's format, as in events/<system>/<name>/format.",
 	"    dmesg       the kernel log, from the printk ring buffer of the dump",
@@ -112,6 +122,16 @@ static char *help_ktrace[] = {
 	"      -i instance   only this buffer.",
 	"      -c cpus       only the events of these CPUs.",
 	"      -s, -u        only this time window (seconds).",
+	"    blktrace    the part of every active blktrace its daemon had not read,",
+	"                from the relay sub-buffers, as dir/<dev>.blktrace.<cpu>:",
+	"                the files \"blkparse -i <dev>\" reads. Damaged sub-buffer",
+	"                state is refused and invalid records skipped, both counted.",
+	"    lttng       every LTTng kernel session (lttng-modules 2.13) as a CTF",
+	"                1.8 trace babeltrace2 reads: dir/<session>/kernel/ with the",
+	"                session's metadata and a stream per channel and CPU, the",
+	"                packets in order, the one being written closed. Load the",
+	"                modules' debug info first (mod -S dir). Damaged buffers",
+	"                are refused with a message and counted.",
 	"    ticket      everything for a support ticket, each ring page read once:",
 	"                summary.txt (release, build-id, panicking CPU and its last",
 	"                events, per buffer time range, counts and loss), trace.txt,",
@@ -167,6 +187,11 @@ static char *help_ktrace[] = {
 	"    /tmp/trace.dat: 5263855 bytes of trace.dat",
 	"    crash> ktrace dump -j /tmp/inst.json -i inst",
 	"    /tmp/inst.json: 310606 bytes of JSON",
+	"",
+	"  What blktrace had not read from vda when the machine died:\n",
+	"    crash> ktrace blktrace /tmp/bt",
+	"    /tmp/bt/vda.blktrace.0: 578 records, 29344 bytes",
+	"    /tmp/bt/vda.blktrace.1: 664 records, 33472 bytes",
 	"",
 	"  Everything for a support ticket, as one archive:\n",
 	"    crash> ktrace ticket /tmp/case-1234.tar.zst",

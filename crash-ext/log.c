@@ -139,7 +139,7 @@ void kc_cmd_timeline(int argc, char **argv, FILE *out)
 		if ((to.only && b != to.only) || !kt_clock__comparable(kt_buffer__clock(b), NULL))
 			continue;
 		snprintf(prefix, sizeof(prefix), "# ktrace: %s: ", kt_buffer__name(b));
-		kc_session__read_loss(b, &before[i], &loss);
+		kt_buffer__read_loss(b, &before[i], &loss);
 		kt_loss__print(&loss, out, prefix);
 	}
 	free(before);

@@ -38,7 +38,7 @@ static int show_buffer(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	kt_buffer__print_banner(b, out);
 	kt_buffer__loss(b, &before);
 	err = kt_text__write(s, b, out, to);
-	kc_session__read_loss(b, &before, &loss);
+	kt_buffer__read_loss(b, &before, &loss);
 	kt_loss__print(&loss, out, "# ktrace: ");
 	return err;
 }
@@ -227,8 +227,45 @@ void kc_cmd_list(int argc, char **argv, FILE *out)
 	if (argv[1])
 		cmd_usage(pc->curcmd, SYNOPSIS);
 	s = kc_session();
-	if (s)
-		kt_session__print_buffers(s, out);
+	if (!s)
+		return;
+	kt_session__print_buffers(s, out);
+}
+
+/* "last_boot_info -i NAME": the boot-mapped instance's file (6.12) */
+void kc_cmd_last_boot_info(int argc, char **argv, FILE *out)
+{
+	struct kt_session *s;
+	struct kt_buffer *b;
+	const char *name = NULL;
+	char text[128];
+	int c;
+
+	while ((c = getopt(argc, argv, "i:")) != EOF) {
+		switch (c) {
+		case 'i':
+			name = optarg;
+			break;
+		default:
+			argerrs++;
+			break;
+		}
+	}
+	if (argerrs || !name || argv[optind])
+		cmd_usage(pc->curcmd, SYNOPSIS);
+	s = kc_session();
+	if (!s)
+		return;
+	b = kt_session__find_buffer(s, name);
+	if (!b) {
+		error(INFO, "no buffer named '%s'\n", name);
+		return;
+	}
+	if (kt_session__last_boot_info(s, b, text, sizeof(text))) {
+		error(INFO, "%s\n", kt_last_error());
+		return;
+	}
+	fputs(text, out);
 }
 
 void kc_cmd_events(int argc, char **argv, FILE *out)

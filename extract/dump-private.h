@@ -18,6 +18,7 @@ struct kx_dump {
 	int fd;			/* the vmcore, O_RDONLY */
 	uint64_t file_size;	/* 0 when not a regular file */
 	struct kx_flat *flat;	/* rearranged image of a flattened file */
+	int flat_by_lib;	/* a flattened file libkdumpfile reads itself */
 	kdump_ctx_t *ctx;
 	const char *format;
 

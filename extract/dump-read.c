@@ -22,6 +22,7 @@
 #include <libkdumpfile/addrxlat.h>
 
 #include "dump-private.h"
+#include "flat.h"
 
 static int classify_nodata(struct kx_dump *d, uint64_t kvaddr)
 {
@@ -267,6 +268,12 @@ enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen)
 	/* flat.c saw the end mark of a flattened dump: it is whole */
 	if (d->flat)
 		return KX_OK;
+	/* one libkdumpfile reads: its record headers walked to the end mark */
+	if (d->flat_by_lib) {
+		if (!kx_flat__check(d->fd, d->path, msg, msglen))
+			return KX_OK;
+		goto truncated;
+	}
 	if (!strcmp(d->format, "elf")) {
 		ret = elf_whole(d, msg, msglen);
 		if (ret < 0)

@@ -44,14 +44,15 @@ static char *vmcoreinfo_line(kdump_ctx_t *ctx, const char *key)
 
 /*
  * Open the vmcore in libkdumpfile; a flattened file is first rearranged
- * into an image libkdumpfile reads (flat.c).
+ * into an image libkdumpfile reads (flat.c), unless libkdumpfile reads
+ * that format itself (0.5.4).
  */
 static enum kx_error open_vmcore(struct kx_dump *d, const char *path,
 				 char *msg, size_t msglen)
 {
 	struct stat stbuf;
 	kdump_status ks;
-	int fd, ret;
+	int fd, ret = 0;
 
 	d->path = strdup(path);
 	if (!d->path)
@@ -76,7 +77,12 @@ static enum kx_error open_vmcore(struct kx_dump *d, const char *path,
 	}
 	d->file_size = S_ISREG(stbuf.st_mode) ? (uint64_t)stbuf.st_size : 0;
 
-	ret = kx_flat__open(d->fd, path, &d->flat, msg, msglen);
+	/* libkdumpfile 0.5.4 reads the flattened format; 0.5.1 needs us */
+	if (kx_flat__by_lib() && kx_flat__probe(d->fd) > 0)
+		d->flat_by_lib = 1;
+again:
+	if (!d->flat_by_lib)
+		ret = kx_flat__open(d->fd, path, &d->flat, msg, msglen);
 	if (ret < 0)
 		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DUMP;
 	fd = d->flat ? kx_flat__fd(d->flat) : d->fd;
@@ -90,6 +96,16 @@ static enum kx_error open_vmcore(struct kx_dump *d, const char *path,
 	 */
 	kdump_set_number_attr(d->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER);
 	ks = kdump_open_fd(d->ctx, fd);
+	/*
+	 * libkdumpfile refuses a damaged flattened file whole (a truncated
+	 * one: "Wrong flattened segment size"); ours says where it ends
+	 */
+	if (ks != KDUMP_OK && d->flat_by_lib) {
+		kdump_free(d->ctx);
+		d->ctx = NULL;
+		d->flat_by_lib = 0;
+		goto again;
+	}
 	if (ks == KDUMP_ERR_NOTIMPL) {
 		kx_set_msg(msg, msglen,
 			"vmcore %s: not a kernel dump (neither ELF, "
@@ -121,7 +137,7 @@ static enum kx_error read_vmcoreinfo(struct kx_dump *d, char *msg,
 			"vmcore %s: no vmcoreinfo (%s%s): cannot tell the kernel "
 			"release, KASLR offset or page tables",
 			d->path, d->format,
-			d->flat || strcmp(d->format, "elf") ? "" :
+			d->flat || d->flat_by_lib || strcmp(d->format, "elf") ? "" :
 			"; a QEMU guest needs -device vmcoreinfo");
 		free(raw);
 		return KX_ERR_DUMP;
@@ -148,7 +164,7 @@ static void set_format(struct kx_dump *d)
 {
 	const char *f = NULL;
 
-	if (d->flat) {
+	if (d->flat || d->flat_by_lib) {
 		d->format = "flattened";
 		return;
 	}
@@ -408,6 +424,9 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 			"dump: flattened file rearranged in memory: %llu MiB "
 			"(for repeated use, `makedumpfile -R` it to a file)\n",
 			(unsigned long long)(kx_flat__memory(d->flat) >> 20));
+	if (d->verbose && d->flat_by_lib)
+		fprintf(stderr, "dump: flattened file read by libkdumpfile %s itself\n",
+			KDUMPFILE_VERSION_STRING);
 	return d;
 out:
 	if (e == KX_ERR_NOMEM && msg && msglen && !msg[0])

@@ -45,6 +45,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <libkdumpfile/kdumpfile.h>
+
 #include "flat.h"
 
 #define MDF_SIGNATURE "makedumpfile"
@@ -113,16 +115,20 @@ static int write_full(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-/* Copy every record to its place; @pos starts after the file header. */
+/*
+ * Copy every record to its place; @pos starts after the file header.
+ * With @flat NULL only walk the record headers to the end mark (the file
+ * is whole), the data checked to be in the file of @file_size bytes.
+ */
 static int rearrange(struct kx_flat *flat, int fd, const char *path,
-		     char *msg, size_t msglen)
+		     uint64_t file_size, char *msg, size_t msglen)
 {
 	uint64_t pos = MDF_HEADER_SIZE;
 	size_t bufsize = 1 << 20;
 	char *buf;
 	int ret;
 
-	buf = malloc(bufsize);
+	buf = malloc(flat ? bufsize : 1);
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
@@ -155,6 +161,19 @@ static int rearrange(struct kx_flat *flat, int fd, const char *path,
 			goto out;
 		}
 		pos += sizeof(rec);
+		if (!flat) {
+			/* only whether the data is there */
+			if (pos + (uint64_t)size > file_size) {
+				snprintf(msg, msglen,
+					 "vmcore %s: flattened dump truncated: "
+					 "record data at offset %llu (end of file)",
+					 path, (unsigned long long)pos);
+				ret = -EIO;
+				goto out;
+			}
+			pos += (uint64_t)size;
+			continue;
+		}
 		for (done = 0; done < (uint64_t)size;) {
 			size_t n = (uint64_t)size - done < bufsize ?
 					   (size_t)((uint64_t)size - done) :
@@ -194,6 +213,41 @@ out:
 	return ret;
 }
 
+int kx_flat__probe(int fd)
+{
+	struct mdf_header hdr;
+	int ret = read_full(fd, &hdr, sizeof(hdr), 0);
+
+	if (ret == -ENODATA)
+		return 0;
+	if (ret)
+		return ret;
+	return !strncmp(hdr.signature, MDF_SIGNATURE, sizeof(hdr.signature)) &&
+	       (int64_t)be64toh((uint64_t)hdr.type) == MDF_TYPE_FLAT;
+}
+
+int kx_flat__check(int fd, const char *path, char *msg, size_t msglen)
+{
+	struct stat st;
+
+	if (fstat(fd, &st)) {
+		snprintf(msg, msglen, "vmcore %s: fstat: %s", path, strerror(errno));
+		return -errno;
+	}
+	return rearrange(NULL, fd, path, (uint64_t)st.st_size, msg, msglen);
+}
+
+int kx_flat__by_lib(void)
+{
+#if KDUMPFILE_VERSION >= KDUMPFILE_MKVER(0, 5, 4)
+	const char *e = getenv("KTRACE_FLAT");
+
+	return !e || strcmp(e, "rearrange");
+#else
+	return 0;
+#endif
+}
+
 int kx_flat__open(int fd, const char *path, struct kx_flat **out, char *msg,
 		  size_t msglen)
 {
@@ -231,7 +285,7 @@ int kx_flat__open(int fd, const char *path, struct kx_flat **out, char *msg,
 			 strerror(errno));
 		goto out;
 	}
-	ret = rearrange(flat, fd, path, msg, msglen);
+	ret = rearrange(flat, fd, path, 0, msg, msglen);
 	if (ret)
 		goto out;
 	/* the size may end in a hole the last record did not fill */

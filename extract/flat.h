@@ -19,6 +19,20 @@ struct kx_flat;
 int kx_flat__open(int fd, const char *path, struct kx_flat **flat, char *msg,
 		  size_t msglen);
 void kx_flat__close(struct kx_flat *flat);
+/* 1 if @fd starts with a flattened dump's header, 0 if not, or -errno */
+int kx_flat__probe(int fd);
+/*
+ * Walk the record headers of the flattened dump @fd to its end mark,
+ * reading no data: 0 if whole, else -errno with a message (truncated or
+ * corrupt, at which offset).
+ */
+int kx_flat__check(int fd, const char *path, char *msg, size_t msglen);
+/*
+ * True when the libkdumpfile we are built with reads flattened files
+ * itself (0.5.4: Debian 13) and KTRACE_FLAT=rearrange does not ask for
+ * our own rearrangement (which is what 0.5.1, Debian 12, needs).
+ */
+int kx_flat__by_lib(void);
 /* a read-only descriptor of the rearranged kdump-compressed image */
 int kx_flat__fd(const struct kx_flat *flat);
 /* bytes of memory the rearranged image holds */

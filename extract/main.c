@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <ktrace/ktrace.h>
 #include "dump.h"
 #include "options.h"
@@ -26,8 +27,18 @@ static int make_profile(const struct kx_options *o)
 	return kx_profile__make(&po);
 }
 
+/* seconds since @t0, for -v: what the capture kernel spends where */
+static double since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 int main(int argc, char **argv)
 {
+	struct timespec t0;
 	struct kx_options o;
 	struct kx_dump_opts dopts = { .sz = sizeof(dopts) };
 	struct kt_open_opts sopts = { .sz = sizeof(sopts) };
@@ -42,6 +53,7 @@ int main(int argc, char **argv)
 	char msg[1024];
 	int ret;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = kx_options__parse(&o, argc, argv);
 	if (ret >= 0)
 		return ret;
@@ -91,6 +103,8 @@ open:
 	mt = kx_modtypes__attach(o.module_debuginfo, d ? kx_dump__vmlinux(d) : NULL,
 				 o.verbose ? stderr : NULL, &t);
 	sopts.no_events = o.list_only;
+	if (o.verbose)
+		fprintf(stderr, "ktrace-extract: dump and types opened in %.3f s\n", since(&t0));
 	s = kt_session__open(&t, &sopts);
 	if (!s) {
 		fprintf(stderr, "ktrace-extract: %s: %s\n", o.vmcore, kt_last_error());
@@ -102,6 +116,9 @@ open:
 		kx_modtypes__close(mt);
 		return KT_EXIT_NOTRACE;
 	}
+	if (o.verbose)
+		fprintf(stderr, "ktrace-extract: session (layout, buffers, event table) at %.3f s\n",
+			since(&t0));
 	if (o.ticket) {
 		struct kx_ticket_src src = { .release = kx_dump__osrelease(d) };
 
@@ -126,5 +143,7 @@ open:
 	kx_dump__close(d);
 	kx_profile__free(p);
 	kx_modtypes__close(mt);
+	if (o.verbose)
+		fprintf(stderr, "ktrace-extract: done in %.3f s\n", since(&t0));
 	return ret;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "options.h"
 
 #define KTRACE_VERSION "0.1"
@@ -39,11 +40,23 @@ static void usage(FILE *f)
 	      "      --since SECONDS    only events at or after this time stamp\n"
 	      "      --until SECONDS    only events at or before this time stamp\n"
 	      "  -j, --json             JSON Lines instead of text\n"
+	      "  -J, --jobs N           render the text on N threads (default: the online\n"
+	      "                         CPUs; 1: none); the output is the same\n"
 	      "  -o, --output FILE      write to FILE (a name ending in .dat writes trace.dat)\n"
 	      "  -F, --format FMT       text, json or dat\n"
 	      "      --dat-version N    trace.dat file version: 7 (default, trace-cmd 3.x) or 6\n"
 	      "  -l, --list             list the buffers and what was lost, nothing else\n"
 	      "  -e, --events           print the event table as format text\n"
+	      "      --last-boot-info   the boot-mapped instance's last_boot_info (with -i)\n"
+	      "      --blktrace DIR     the unread part of every active blktrace: write\n"
+	      "                         DIR/<dev>.blktrace.<cpu>, the files blkparse -i <dev>\n"
+	      "                         reads (relay channels are listed by --list)\n"
+	      "      --relay DIR        the unread bytes of every relay channel, oldest\n"
+	      "                         first: DIR/<parent>-<name>.<cpu> (.global)\n"
+	      "      --lttng DIR        every LTTng kernel session (lttng-modules 2.13) as a\n"
+	      "                         CTF 1.8 trace babeltrace2 reads: DIR/<session>/kernel/\n"
+	      "                         (metadata, chan<id>_<cpu>); the modules' DWARF through\n"
+	      "                         --module-debuginfo\n"
 	      "  -T, --ticket OUT       everything for a support ticket in one pass: a\n"
 	      "                         directory, or OUT.tar.gz / OUT.tar.zst / OUT.tar\n"
 	      "      --panic-cpu        print the CPU that panicked (\"none\" if the dump\n"
@@ -98,7 +111,8 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 {
 	enum { OPT_DAT_VERSION = 300, OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER, OPT_MAKE_PROFILE,
 	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID, OPT_PANIC_CPU, OPT_FROM_DUMP,
-	       OPT_DMESG, OPT_TIMELINE, OPT_MODULE_DEBUGINFO };
+	       OPT_DMESG, OPT_TIMELINE, OPT_MODULE_DEBUGINFO, OPT_BLKTRACE, OPT_RELAY,
+	       OPT_LTTNG, OPT_LAST_BOOT_INFO };
 	static const struct option longopts[] = {
 		{ "vmlinux", required_argument, NULL, 'x' },
 		{ "profile", required_argument, NULL, 'P' },
@@ -117,12 +131,17 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		{ "since", required_argument, NULL, OPT_SINCE },
 		{ "until", required_argument, NULL, OPT_UNTIL },
 		{ "json", no_argument, NULL, 'j' },
+		{ "jobs", required_argument, NULL, 'J' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "events", no_argument, NULL, 'e' },
 		{ "ticket", required_argument, NULL, 'T' },
+		{ "blktrace", required_argument, NULL, OPT_BLKTRACE },
+		{ "relay", required_argument, NULL, OPT_RELAY },
+		{ "lttng", required_argument, NULL, OPT_LTTNG },
 		{ "panic-cpu", no_argument, NULL, OPT_PANIC_CPU },
+		{ "last-boot-info", no_argument, NULL, OPT_LAST_BOOT_INFO },
 		{ "dmesg", no_argument, NULL, OPT_DMESG },
 		{ "timeline", no_argument, NULL, OPT_TIMELINE },
 		{ "no-header", no_argument, NULL, OPT_NO_HEADER },
@@ -139,7 +158,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->ts_max = UINT64_MAX;
-	while ((c = getopt_long(argc, argv, "x:P:i:r:c:n:jo:F:lefqvhVT:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "x:P:i:r:c:n:jJ:o:F:lefqvhVT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'x': o->vmlinux = optarg; break;
 		case 'P': o->profile = optarg; break;
@@ -156,6 +175,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		case OPT_RELEASE: o->release = optarg; break;
 		case OPT_BUILD_ID: o->build_id = optarg; break;
 		case OPT_FROM_DUMP: o->from_dump = true; break;
+		case OPT_LAST_BOOT_INFO: o->last_boot_info = true; break;
 		case 'i': o->instance = optarg; break;
 		case 'r': o->ring = optarg; break;
 		case OPT_MODULE_DEBUGINFO: o->module_debuginfo = optarg; break;
@@ -182,6 +202,15 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 			}
 			break;
 		case 'j': o->format = KX_JSON; format_given = true; break;
+		case 'J':
+			errno = 0;
+			o->jobs = (int)strtol(optarg, &end, 10);
+			if (errno || *end || o->jobs < 1 || o->jobs > KX_MAX_JOBS) {
+				fprintf(stderr, "ktrace-extract: bad number of jobs '%s' (1 to %d)\n",
+					optarg, KX_MAX_JOBS);
+				return KT_EXIT_USAGE;
+			}
+			break;
 		case 'o': o->output = optarg; break;
 		case 'F':
 			format_given = true;
@@ -199,6 +228,9 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		case 'l': o->list_only = true; break;
 		case 'e': o->events = true; break;
 		case 'T': o->ticket = optarg; break;
+		case OPT_BLKTRACE: o->blktrace = optarg; break;
+		case OPT_RELAY: o->relay = optarg; break;
+		case OPT_LTTNG: o->lttng = optarg; break;
 		case OPT_PANIC_CPU: o->panic_cpu = true; break;
 		case OPT_DMESG: o->dmesg = true; break;
 		case OPT_TIMELINE: o->timeline = true; break;
@@ -232,6 +264,11 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		return KT_EXIT_USAGE;
 	}
 	o->vmcore = argv[optind];
+	if (!o->jobs) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		o->jobs = n < 1 ? 1 : n > KX_MAX_JOBS ? KX_MAX_JOBS : (int)n;
+	}
 	if (!format_given && o->output) {
 		size_t n = strlen(o->output);
 

@@ -9,6 +9,8 @@
 
 enum kx_format { KX_TEXT, KX_JSON, KX_DAT };
 
+#define KX_MAX_JOBS 256
+
 struct kx_options {
 	const char *vmcore;
 	const char *vmlinux;
@@ -17,16 +19,21 @@ struct kx_options {
 	const char *btf, *system_map, *release, *build_id;
 	const char *output;	/* NULL or "-": stdout */
 	const char *ticket;	/* --ticket: a directory or .tar[.gz|.zst] */
+	const char *blktrace;	/* --blktrace: a directory for <dev>.blktrace.<cpu> */
+	const char *relay;	/* --relay: a directory for every channel's unread bytes */
+	const char *lttng;	/* --lttng: a directory for the LTTng sessions' CTF traces */
 	const char *instance;	/* NULL: all */
 	const char *ring;	/* --ring: a ring buffer by symbol or address */
 	const char *module_debuginfo;	/* --module-debuginfo: a directory of .ko */
 	enum kx_format format;
 	bool list_only, events, panic_cpu, force, verbose, no_header, quiet;
+	bool last_boot_info;	/* --last-boot-info: the file of -i's instance */
 	bool from_dump;		/* --from-dump: the dump's BTF and kallsyms, no vmlinux */
 	bool dmesg, timeline;	/* --dmesg, --timeline: the kernel log, alone or merged */
 	uint64_t cpumask[KT_CPUMASK_WORDS];
 	bool cpus_given;
 	uint64_t last;
+	int jobs;		/* --jobs: rendering threads (1: none) */
 	int dat_version;	/* --dat-version: 6 or 7; 0: the library's default (7) */
 	uint64_t ts_min, ts_max;
 };

@@ -92,6 +92,27 @@ static const struct question questions[] = {
 	{ 'm', "struct trace_bprintk_fmt", "fmt" },
 	{ 'm', TR, "trace_flags" }, { 'm', TR, "current_trace" },
 	{ 'm', "struct tracer", "name" },
+	/* lib/buffers.c: snapshot buffers */
+	{ 'm', TR, "max_buffer" }, { 'm', TR, "allocated_snapshot" },
+	{ 'm', TR, "text_delta" },	/* lib/fgraph.c */
+	/* lib/probe.c: dynamic events' printers, an eprobe's event, kretprobed() */
+	{ 'm', CALL, "event.funcs" },
+	{ 'm', "struct trace_probe_event", "call" }, { 'm', "struct trace_probe_event", "probes" },
+	{ 'm', "struct trace_probe", "list" }, { 'm', "struct trace_eprobe", "tp" },
+	{ 'm', "struct trace_eprobe", "event_system" }, { 'm', "struct trace_eprobe", "event_name" },
+	{ 's', "kprobe_funcs", NULL }, { 's', "kretprobe_funcs", NULL },
+	{ 's', "uprobe_funcs", NULL }, { 's', "eprobe_funcs", NULL },
+	{ 's', "fentry_funcs", NULL }, { 's', "fexit_funcs", NULL },
+	{ 's', "synth_event_funcs", NULL }, { 's', "__kretprobe_trampoline", NULL },
+	{ 's', "arch_rethook_trampoline", NULL }, { 's', "kretprobe_trampoline", NULL },
+	{ 'm', TR, "data_delta" }, { 'm', TR, "range_addr_start" },	/* lib/bootmap.c */
+	{ 'm', TR, "scratch" },
+	/* lib/fgraph.c: the function graph's options and irq entry text */
+	{ 'm', "struct tracer", "flags" }, { 'm', "struct tracer_flags", "val" },
+	{ 's', "__irqentry_text_start", NULL }, { 's', "__irqentry_text_end", NULL },
+	/* lib/blk.c: the blk tracer's TRACE_BLK id and its options */
+	{ 'm', "struct trace_event", "type" },
+	{ 's', "trace_blk_event", NULL }, { 's', "blk_tracer_flags", NULL },
 	{ 'm', "struct task_struct", "migration_disabled" },
 	/* lib/modsyms.c: symbols of loaded modules */
 	{ 'm', "struct module", "list" }, { 'm', "struct module", "kallsyms" },
@@ -126,6 +147,22 @@ static const struct question questions[] = {
 	{ 'm', "struct krec_entry", "owner" }, { 'm', "struct hlist_node", "next" },
 	{ 'm', "struct krec_record", "id" }, { 'm', "struct krec_record", "size" },
 	{ 'm', "struct krec_record", "pid" }, { 'm', "struct krec_record", "args" },
+	/* lib/relay/: relay channels (kernel/relay.c) and blktrace's */
+	{ 'm', "struct rchan", "subbuf_size" }, { 'm', "struct rchan", "n_subbufs" },
+	{ 'm', "struct rchan", "cb" }, { 'm', "struct rchan", "private_data" },
+	{ 'm', "struct rchan", "buf" }, { 'm', "struct rchan", "is_global" },
+	{ 'm', "struct rchan", "list" }, { 'm', "struct rchan", "base_filename" },
+	{ 'm', "struct rchan", "parent" },
+	{ 'm', "struct rchan_buf", "start" }, { 'm', "struct rchan_buf", "offset" },
+	{ 'm', "struct rchan_buf", "subbufs_produced" },
+	{ 'm', "struct rchan_buf", "subbufs_consumed" },
+	{ 'm', "struct rchan_buf", "padding" }, { 'm', "struct rchan_buf", "bytes_consumed" },
+	{ 'm', "struct rchan_buf", "dentry" }, { 'm', "struct rchan_buf", "cpu" },
+	{ 'm', "struct dentry", "d_name.name" },
+	{ 'm', "struct blk_trace", "rchan" }, { 'm', "struct blk_trace", "dev" },
+	{ 'm', "struct blk_trace", "dropped" }, { 'm', "struct blk_trace", "trace_state" },
+	{ 's', "relay_channels", NULL }, { 's', "blk_relay_callbacks", NULL },
+	{ 's', "__per_cpu_offset", NULL },
 	/* sizes of the types above (not asked today; cheap to have) */
 	{ 'z', RB_OLD, NULL }, { 'z', RB_NEW, NULL }, { 'z', CPU, NULL }, { 'z', BP, NULL }, { 'z', DP, NULL },
 	{ 'z', TR, NULL }, { 'z', "struct array_buffer", NULL }, { 'z', CALL, NULL },

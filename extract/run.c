@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "options.h"
 
 
@@ -42,6 +43,7 @@ static int write_buffer(const struct kx_options *o, struct kt_session *s,
 	io.ts_max = o->ts_max;
 	to.iter = &io;
 	to.last = o->last;
+	to.jobs = o->jobs;
 	to.header = !o->no_header;
 	if (o->format == KX_JSON)
 		return kt_json__write(s, b, out, &to);
@@ -75,6 +77,78 @@ static bool nothing_written(struct kt_session *s, struct kt_buffer *only)
 	return true;
 }
 
+/* a relay channel --list shows lost something (damaged, overwritten, dropped) */
+static bool relay_lost(struct kt_session *s)
+{
+	struct kt_relay_info ri;
+	int i, n = kt_session__relay_cnt(s);
+
+	for (i = 0; i < n; i++) {
+		kt_relay_chan__info(kt_session__relay(s, i), &ri);
+		if (kt_relay_loss__any(&ri.loss))
+			return true;
+	}
+	return false;
+}
+
+/* --blktrace DIR, --relay DIR: 0 written, 10 written but something lost, 6 none */
+static int write_relay(const struct kx_options *o, struct kt_session *s)
+{
+	const char *dir = o->blktrace ? o->blktrace : o->relay;
+	struct kt_relay_loss l = { 0 };
+	FILE *log = o->quiet ? NULL : stderr;
+	int err;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "ktrace-extract: cannot create %s: %s\n", dir, strerror(errno));
+		return KT_EXIT_FAILURE;
+	}
+	err = o->blktrace ? kt_blktrace__write(s, dir, log, &l) :
+			    kt_relay__write_raw(s, dir, log, &l);
+	if (err == -ENOENT) {
+		fprintf(stderr, "ktrace-extract: %s: %s\n", o->vmcore, kt_last_error());
+		return KT_EXIT_NOTRACE;
+	}
+	if (err) {
+		fprintf(stderr, "ktrace-extract: %s\n", kt_last_error());
+		return KT_EXIT_FAILURE;
+	}
+	if (kt_relay_loss__any(&l)) {
+		if (!o->quiet)
+			kt_relay_loss__print(&l, stderr, "ktrace-extract: ");
+		return KT_EXIT_PARTIAL;
+	}
+	return KT_EXIT_OK;
+}
+
+/* --lttng DIR: 0 written, 10 written but something lost, 6 no session */
+static int write_lttng(const struct kx_options *o, struct kt_session *s)
+{
+	struct kt_lttng_loss l = { 0 };
+	FILE *log = o->quiet ? NULL : stderr;
+	int err;
+
+	if (mkdir(o->lttng, 0777) && errno != EEXIST) {
+		fprintf(stderr, "ktrace-extract: cannot create %s: %s\n", o->lttng, strerror(errno));
+		return KT_EXIT_FAILURE;
+	}
+	err = kt_lttng__write_ctf(s, o->lttng, log, &l);
+	if (err == -ENOENT) {
+		fprintf(stderr, "ktrace-extract: %s: %s\n", o->vmcore, kt_last_error());
+		return KT_EXIT_NOTRACE;
+	}
+	if (err) {
+		fprintf(stderr, "ktrace-extract: %s\n", kt_last_error());
+		return KT_EXIT_FAILURE;
+	}
+	if (kt_lttng_loss__any(&l)) {
+		if (!o->quiet)
+			kt_lttng_loss__print(&l, stderr, "ktrace-extract: ");
+		return KT_EXIT_PARTIAL;
+	}
+	return KT_EXIT_OK;
+}
+
 int kx_run(const struct kx_options *o, struct kt_session *s)
 {
 	struct kt_buffer *b, *only = NULL;
@@ -92,6 +166,10 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 			printf("%d\n", cpu);
 		return fflush(stdout) ? KT_EXIT_FAILURE : KT_EXIT_OK;
 	}
+	if (o->blktrace || o->relay)
+		return write_relay(o, s);
+	if (o->lttng)
+		return write_lttng(o, s);
 	if (o->ring) {
 		only = kt_session__add_ring(s, o->ring);
 		if (!only) {
@@ -111,6 +189,22 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 			fputc('\n', stderr);
 			return KT_EXIT_USAGE;
 		}
+	}
+	if (o->last_boot_info) {
+		/* tracefs instances/NAME/last_boot_info (6.12, boot-mapped) */
+		char text[128];
+
+		if (!only) {
+			fprintf(stderr, "ktrace-extract: --last-boot-info needs -i INSTANCE\n");
+			return KT_EXIT_USAGE;
+		}
+		err = kt_session__last_boot_info(s, only, text, sizeof(text));
+		if (err) {
+			fprintf(stderr, "ktrace-extract: %s\n", kt_last_error());
+			return KT_EXIT_FAILURE;
+		}
+		fputs(text, stdout);
+		return KT_EXIT_OK;
 	}
 	if (o->output && strcmp(o->output, "-")) {
 		/* write beside the target and rename: no half-written output */
@@ -175,6 +269,8 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 		return status;
 	if (o->list_only || o->events) {
 		kt_session__loss(s, &l);
+		if (o->list_only && relay_lost(s))
+			return KT_EXIT_PARTIAL;
 		return kt_loss__any(&l) ? KT_EXIT_PARTIAL : status;
 	}
 	return kx_run_status(o, s, only);

@@ -212,6 +212,68 @@ fail:
 }
 
 /*
+ * The snapshot buffer of trace array @tr (its tracefs file "snapshot"):
+ * tr->max_buffer, CONFIG_TRACER_MAX_TRACE, named "NAME.snapshot" after
+ * its trace array, like the truth files of tests/vmcores/snap-run.sh (a '/'
+ * would not do: trace-cmd report names a buffer by what follows it). Only
+ * once allocated_snapshot is set (the first
+ * snapshot, or a latency tracer): before, max_buffer is a ring of one page
+ * per CPU never written. 0 with *@out NULL when there is none.
+ */
+static int snapshot_load(struct kt_session *s, const struct kt_buffer *live,
+			 struct kt_buffer **out)
+{
+	const struct kt_layout *l = &s->l;
+	struct kt_buffer *b;
+	uint8_t allocated = 0;
+	char *name;
+
+	*out = NULL;
+	if (!l->tr_max_buffer.present || !l->tr_allocated_snapshot.present ||
+	    kt_read(s, live->tr + l->tr_allocated_snapshot.off, &allocated, 1) || !allocated)
+		return 0;
+	if (asprintf(&name, "%s.snapshot", live->name) < 0)
+		return -ENOMEM;
+	b = buffer_new(s, name);
+	free(name);
+	if (!b)
+		return -ENOMEM;
+	b->tr = live->tr;
+	if (kt_read_u64(s, live->tr + l->tr_max_buffer.off + l->ab_buffer.off, &b->rb) ||
+	    !b->rb) {
+		kt_warn(s, "%s: trace_array at 0x%llx: its snapshot buffer pointer is unreadable "
+			   "or NULL though allocated_snapshot is set", live->name,
+			(unsigned long long)live->tr);
+		kt_buffer__free(b);
+		return 0;
+	}
+	if (ring_load(s, b)) {
+		kt_warn(s, "%s", kt_last_error());
+		kt_buffer__free(b);
+		return 0;
+	}
+	*out = b;
+	return 0;
+}
+
+/* @b, then its snapshot buffer when it has one */
+static int add_with_snapshot(struct kt_session *s, struct kt_buffer *b)
+{
+	struct kt_buffer *snap;
+	int err = kt_session__add_buffer(s, b);
+
+	if (err)
+		return err;
+	err = snapshot_load(s, b, &snap);
+	if (err || !snap)
+		return err;
+	err = kt_session__add_buffer(s, snap);
+	if (err)
+		kt_buffer__free(snap);
+	return err;
+}
+
+/*
  * A ring buffer of its own (ring_buffer_alloc() by a module, or any
  * struct trace_buffer): the same per-CPU buffers and pages as a trace
  * array's, without the trace array.
@@ -310,7 +372,7 @@ int kt_buffers__load(struct kt_session *s)
 	b = buffer_load(s, global, true);
 	if (!b)
 		return -errno;
-	err = kt_session__add_buffer(s, b);
+	err = add_with_snapshot(s, b);
 	if (err)
 		return err;
 
@@ -341,7 +403,7 @@ int kt_buffers__load(struct kt_session *s)
 			b = buffer_load(s, tr, false);
 			if (!b)
 				kt_warn(s, "%s", kt_last_error());
-			else if ((err = kt_session__add_buffer(s, b)))
+			else if ((err = add_with_snapshot(s, b)))
 				goto out;
 		}
 		if (kt_read_u64(s, pos + l->lh_next.off, &pos)) {
@@ -375,6 +437,21 @@ int kt_buffer__cpu_info(const struct kt_buffer *b, int cpu, struct kt_cpu_info *
 void kt_buffer__loss(const struct kt_buffer *b, struct kt_loss *loss)
 {
 	*loss = b->loss;
+}
+
+/* struct kt_loss holds only u64 counters: summed as an array */
+_Static_assert(sizeof(struct kt_loss) % sizeof(uint64_t) == 0, "kt_loss holds only u64");
+
+void kt_buffer__read_loss(const struct kt_buffer *b, const struct kt_loss *before,
+			  struct kt_loss *out)
+{
+	const uint64_t *o = (const uint64_t *)&b->open_loss, *af = (const uint64_t *)&b->loss;
+	const uint64_t *bf = (const uint64_t *)before;
+	uint64_t *l = (uint64_t *)out;
+	size_t k;
+
+	for (k = 0; k < sizeof(*out) / sizeof(uint64_t); k++)
+		l[k] = o[k] + (af[k] - bf[k]);
 }
 
 /*

@@ -92,7 +92,7 @@ static struct kt_cmdlines *cmdlines(struct kt_session *s)
  * masked with PID_MAX_DEFAULT - 1; before, pids above PID_MAX_DEFAULT
  * were never saved, which the reverse check also covers).
  */
-const char *kt_session__comm(struct kt_session *s, int pid)
+const char *kt_session__comm_r(struct kt_session *s, int pid, char *buf)
 {
 	struct kt_cmdlines *c;
 	uint32_t map;
@@ -107,9 +107,16 @@ const char *kt_session__comm(struct kt_session *s, int pid)
 	map = c->pid_to_map[(uint32_t)pid & (c->nr_pid - 2)];
 	if (map == NO_CMDLINE_MAP || map >= c->num || c->map_to_pid[map] != (uint32_t)pid)
 		return "<...>";
-	memcpy(c->buf, c->comms + (size_t)map * TASK_COMM_LEN, TASK_COMM_LEN);
-	c->buf[TASK_COMM_LEN] = 0;
-	return c->buf;
+	memcpy(buf, c->comms + (size_t)map * TASK_COMM_LEN, TASK_COMM_LEN);
+	buf[TASK_COMM_LEN] = 0;
+	return buf;
+}
+
+const char *kt_session__comm(struct kt_session *s, int pid)
+{
+	struct kt_cmdlines *c = pid > 0 ? cmdlines(s) : NULL;
+
+	return kt_session__comm_r(s, pid, c ? c->buf : NULL);
 }
 
 int kt_session__cmdline(struct kt_session *s, int idx, int *pid, const char **comm)

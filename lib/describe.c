@@ -40,6 +40,10 @@ void kt_session__print_buffers(const struct kt_session *s, FILE *out)
 				kt_buffer__clock(b));
 		}
 	}
+	/* the relay channels, read on first use: a cache of the session's,
+	 * filled here as any lazily read state */
+	kt_session__print_relay((struct kt_session *)s, out);
+	kt_session__print_lttng((struct kt_session *)s, out);
 	kt_session__print_panic(s, out);
 }
 

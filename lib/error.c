@@ -26,11 +26,20 @@ int kt_err(int err, const char *fmt, ...)
 	return -err;
 }
 
+static __thread bool kt_warn_muted;
+
+void kt_warn_mute(bool mute)
+{
+	kt_warn_muted = mute;
+}
+
 void kt_warn(struct kt_session *s, const char *fmt, ...)
 {
 	FILE *f = s && s->log ? s->log : stderr;
 	va_list ap;
 
+	if (kt_warn_muted)
+		return;
 	fputs("ktrace: warning: ", f);
 	va_start(ap, fmt);
 	vfprintf(f, fmt, ap);

@@ -203,7 +203,10 @@ static int load_call(struct kt_session *s, uint64_t call, struct kt_event *e)
 		return err;
 	if (!fmt || kt_read_string(s, fmt, KT_MAX_PRINT_FMT, &e->print_fmt))
 		e->print_fmt = strdup("\"\"");
-	return e->print_fmt ? 0 : -ENOMEM;
+	if (!e->print_fmt)
+		return -ENOMEM;
+	kt_probe__classify(s, e);
+	return 0;
 }
 
 /*
@@ -232,7 +235,7 @@ static int fields_head(struct kt_session *s, struct kt_event *e, uint64_t *head)
 static int build_format(struct kt_session *s, struct kt_event *e)
 {
 	struct strbuf sb = { 0 };
-	uint64_t head;
+	uint64_t head = 0;
 	int nr;
 
 	if (!s->common_fields && s->common_head) {
@@ -247,11 +250,13 @@ static int build_format(struct kt_session *s, struct kt_event *e)
 			s->common_fields = c.buf ? c.buf : strdup("");
 		}
 	}
-	if (fields_head(s, e, &head))
+	if (!e->fields_text && fields_head(s, e, &head))
 		return -ENOENT;
 	sb_printf(&sb, "name: %s\nID: %d\nformat:\n%s\n", e->name, e->id,
 		  s->common_fields ? s->common_fields : "");
-	if (print_fields(s, head, &sb, &nr)) {
+	if (e->fields_text) {
+		sb_printf(&sb, "%s", e->fields_text);
+	} else if (print_fields(s, head, &sb, &nr)) {
 		free(sb.buf);
 		return kt_err(EBADMSG, "%s:%s: cannot read its field list at 0x%llx", e->system,
 			      e->name, (unsigned long long)head);
@@ -279,6 +284,7 @@ int kt_events__load(struct kt_session *s)
 	uint64_t head, pos;
 	int n = 0, bad = 0, cap = 0, err = 0;
 
+	kt_probe__init(s);
 	if (kt_symbol(s, "ftrace_events", &head))
 		return kt_err(ENOENT, "symbol ftrace_events not found");
 	if (kt_symbol(s, "ftrace_common_fields", &s->common_head))
@@ -318,6 +324,7 @@ int kt_events__load(struct kt_session *s)
 		e = &s->events[s->nr_events];
 		memset(e, 0, sizeof(*e));
 		if (load_call(s, call, e)) {
+			kt_probe__free(e);
 			free(e->name);
 			free(e->system);
 			free(e->print_fmt);
@@ -332,6 +339,8 @@ int kt_events__load(struct kt_session *s)
 		}
 	}
 	kt_seen__free(&seen);
+	if (!err)
+		err = kt_blk__add_event(s);
 	if (err)
 		return err;
 	if (bad)
@@ -351,6 +360,8 @@ void kt_events__free(struct kt_session *s)
 		free(s->events[i].format);
 		free(s->events[i].print_fmt);
 		free(s->events[i].resolved);
+		free(s->events[i].tep_text);
+		kt_probe__free(&s->events[i]);
 	}
 	free(s->events);
 	free(s->common_fields);

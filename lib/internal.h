@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <ktrace/ktrace.h>
 
 /* Upper bounds on numbers read from the dump (a dump is hostile). */
@@ -56,7 +57,10 @@ struct kt_layout {
 	struct kt_member tr_array_buffer;	/* trace_array.array_buffer / .trace_buffer */
 	struct kt_member ab_buffer;		/* array_buffer.buffer */
 	struct kt_member tr_name, tr_list, tr_clock_id, tr_current_trace, tr_trace_flags;
-	struct kt_member tracer_name;
+	struct kt_member tracer_name, tracer_flags, tflags_val;
+	struct kt_member tevent_type;		/* trace_event.type (TRACE_BLK's id) */
+	struct kt_member tr_max_buffer, tr_allocated_snapshot, tr_text_delta;
+	struct kt_member tr_data_delta, tr_range_addr_start, tr_scratch;	/* 6.12 boot-mapped */
 
 	struct kt_member rb_cpus, rb_buffers, rb_clock, rb_subbuf_size, rb_subbuf_order;
 	struct kt_member rb_time_stamp_abs;
@@ -74,7 +78,9 @@ struct kt_layout {
 
 	/* event table */
 	struct kt_member call_list, call_class, call_name, call_tp, call_event_type,
-		call_print_fmt, call_flags;
+		call_print_fmt, call_flags, call_event_funcs;
+	/* dynamic events (probe.c): an eprobe's event, trace_probe.h/trace_eprobe.c */
+	struct kt_member tpe_call, tpe_probes, tp_list, ep_tp, ep_event_system, ep_event_name;
 	struct kt_member class_system, class_fields, class_get_fields, class_probe, call_data;
 	struct kt_member field_link, field_name, field_type, field_offset, field_size,
 		field_is_signed, field_len;
@@ -107,6 +113,8 @@ struct kt_layout {
 	uint32_t page_size;
 };
 
+struct kt_dyn_arg;
+
 struct kt_event {
 	struct kt_session *s;
 	int id;
@@ -116,10 +124,43 @@ struct kt_event {
 	char *print_fmt;	/* as in the dump */
 	char *resolved;		/* format with enumerators resolved (lazy) */
 	bool tep_tried;
+	/*
+	 * the text the session's libtraceevent handle was given for this
+	 * event (NULL: none), so that the handle of each worker thread
+	 * (jobs.c) parses exactly the same, without the checks again
+	 */
+	char *tep_text;
 	bool format_failed;
+	/* a synthesized event's field lines (ftrace's blk): no field list to read */
+	const char *fields_text;
 	uint64_t class;		/* struct trace_event_class * */
 	uint64_t probe;		/* class->probe: code in the unit that defined the event */
 	uint64_t call;	/* kernel address of the trace_event_call */
+	/* a dynamic event (probe.c): its kind, and how its kernel printer prints it */
+	int dyn;		/* enum kt_dyn_kind */
+	char *dyn_base;		/* an eprobe's "system.event" */
+	struct kt_dyn_arg *dyn_args;
+	int nr_dyn_args;
+	char *dyn_bad;		/* why its records cannot be printed (NULL: they can) */
+	bool dyn_warned;
+};
+
+/*
+ * Dynamic events: their records are printed by a function of their own
+ * (print_kprobe_event(), print_synth_event()...), not by their print fmt,
+ * which the kernel synthesized for tracefs alone. The kind comes from
+ * trace_event_call.event.funcs, the kernel's own table of printers.
+ */
+enum kt_dyn_kind {
+	KT_DYN_NONE,
+	KT_DYN_KPROBE,		/* kprobe_funcs */
+	KT_DYN_KRETPROBE,	/* kretprobe_funcs */
+	KT_DYN_UPROBE,		/* uprobe_funcs */
+	KT_DYN_EPROBE,		/* eprobe_funcs (5.15+) */
+	KT_DYN_FENTRY,		/* fentry_funcs (6.4+, fprobe events) */
+	KT_DYN_FEXIT,		/* fexit_funcs */
+	KT_DYN_SYNTH,		/* synth_event_funcs */
+	KT_DYN_NR
 };
 
 struct kt_cpu {
@@ -165,10 +206,12 @@ struct kt_trace_opts {
 	bool record_tgid, sym_offset, sym_addr, raw, hex, bin, sym_userobj;
 	/* options that change the output in ways ktrace does not print */
 	bool verbose, latency_fmt, printk_msgonly, fields;
+	/* 6.12 boot-mapped, a previous boot's buffer: tr->text_delta or data_delta */
+	bool last_boot;
 	/* current_tracer: only nop and function print through print_trace_fmt() */
 	char tracer[32];
 	bool tracer_own_output;
-	bool warned_bin, warned_userobj;
+	bool warned_bin, warned_userobj, warned_blk;
 };
 
 struct kt_buffer {
@@ -209,14 +252,21 @@ struct kt_session {
 	char *release, *build_id;	/* from VMCOREINFO (ident.c) */
 	bool ident_tried;
 	struct kt_pagecache *pagecache;	/* NULL: ring pages are read each time */
+	struct kt_rcache *rcache;	/* small reads, a page at a time (read.c) */
 	uint64_t cache_hits, cache_misses;	/* of caches since freed */
 
 	struct kt_buffer **buffers;
 	int nr_buffers;
 
 	struct kt_event *events;	/* sorted by id */
+	uint64_t dyn_funcs[KT_DYN_NR];	/* &kprobe_funcs... (probe.c) */
+	/* seq_print_sym()'s kretprobed(): the trampoline's address, or by name (5.10) */
+	uint64_t kretprobe_tramp;
+	bool kretprobe_by_name;
 	uint64_t common_head;		/* ftrace_common_fields */
 	char *common_fields;		/* its format lines, read once */
+	int blk_type;			/* TRACE_BLK (blk.c), 0: not in this kernel */
+	uint32_t blk_flags;		/* blk_tracer_flags.val: blk_classic, blk_cgname */
 	int nr_events;
 	char *header_page, *header_event;
 
@@ -235,9 +285,23 @@ struct kt_session {
 	bool klog_tried;
 	int klog_err;
 	char klog_errmsg[256];
+	/* relay channels (relay/), read on first use */
+	struct kt_relay *relay;
+	bool relay_tried;
+	int relay_err;
+	char relay_errmsg[256];
 
 	/* text sink state (libtraceevent handle) */
 	void *tep;
+	bool tep_printk;	/* trace_printk formats registered in it */
+	/*
+	 * Worker threads render (jobs.c): while @mt is set, reading the
+	 * target, libtraceevent's parser (it keeps its input in globals) and
+	 * the lazy loads go under @mt_lock (recursive: a load reads memory).
+	 */
+	bool mt;
+	pthread_mutex_t mt_lock;
+	struct kt_prefetch *prefetch;	/* sub-buffers read ahead (prefetch.c) */
 	struct kt_enum_cache enums;
 	/* %p as the kernel printed it: hashed with ptr_key, or raw */
 	bool ptr_key_ok;
@@ -259,9 +323,28 @@ struct kt_session {
 /* errors (error.c) */
 int kt_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void kt_warn(struct kt_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* this thread's warnings dropped (a read-ahead walk's: prefetch.c) */
+void kt_warn_mute(bool mute);
+
+static inline void kt_lock(struct kt_session *s)
+{
+	if (s->mt)
+		pthread_mutex_lock(&s->mt_lock);
+}
+
+static inline void kt_unlock(struct kt_session *s)
+{
+	if (s->mt)
+		pthread_mutex_unlock(&s->mt_lock);
+}
+
+/* the comm of @pid into @buf (KT_COMM_BUF bytes), for threads (cmdlines.c) */
+#define KT_COMM_BUF 17
+const char *kt_session__comm_r(struct kt_session *s, int pid, char *buf);
 
 /* target access (read.c) */
 int kt_read(struct kt_session *s, uint64_t addr, void *buf, size_t len);
+void kt_rcache__free(struct kt_session *s);
 int kt_read_u64(struct kt_session *s, uint64_t addr, uint64_t *v);
 int kt_read_u32(struct kt_session *s, uint64_t addr, uint32_t *v);
 /* read an integer member of @m.size bytes (1, 2, 4 or 8) at @base */
@@ -269,8 +352,15 @@ int kt_read_member(struct kt_session *s, uint64_t base, const struct kt_member *
 /* read a NUL-terminated string of at most @max bytes; caller frees */
 int kt_read_string(struct kt_session *s, uint64_t addr, size_t max, char **out);
 int kt_symbol(struct kt_session *s, const char *name, uint64_t *addr);
+/* probe.c: which events are dynamic, and how the kernel prints them */
+void kt_probe__init(struct kt_session *s);
+void kt_probe__classify(struct kt_session *s, struct kt_event *e);
+void kt_probe__free(struct kt_event *e);
 /* a ring-buffer sub-buffer, through the page cache when one is on (pagecache.c) */
 int kt_read_page(struct kt_session *s, uint64_t addr, void *buf, uint32_t len);
+/* a sub-buffer of CPU @cpu of @b, read ahead when it was (prefetch.c) */
+int kt_prefetch__read(struct kt_session *s, struct kt_buffer *b, int cpu, uint64_t addr,
+		      void *buf, uint32_t len);
 void kt_pagecache__free(struct kt_session *s);
 
 static inline uint64_t kt_le64(const void *p)
@@ -300,6 +390,9 @@ void kt_seen__free(struct kt_seen *set);
 
 /* layout.c */
 int kt_layout__probe(struct kt_session *s);
+/* @type's @member through the target: 0 and .present, or -errno and absent */
+int kt_member__probe(struct kt_session *s, const char *type, const char *member,
+		     struct kt_member *m);
 
 /* buffers.c */
 int kt_buffers__load(struct kt_session *s);
@@ -336,6 +429,9 @@ const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *star
 void kt_trace_printk__free(struct kt_session *s);
 /* printk/: the kernel log */
 void kt_log__free(struct kt_log *log);
+/* relay/: the relay channels */
+struct kt_relay;
+void kt_relay__free(struct kt_relay *r);
 /* the "kernel log records: ..." line of kt_loss__print() */
 void kt_loss__print_log(const struct kt_loss *l, FILE *out, const char *prefix);
 /* json.c: @p (at most @max bytes, up to a NUL) as a JSON string */
@@ -372,6 +468,29 @@ const struct kt_trace_opts *kt_opts__load(struct kt_session *s, struct kt_buffer
 /* trace_find_tgid(): 0 when unknown */
 int kt_opts__tgid(struct kt_session *s, int pid);
 void kt_opts__header(struct kt_session *s, struct kt_buffer *b, FILE *out);
+
+/* iter.c: the next record of the CPU of the record returned last */
+int kt_iter__peek_cpu(struct kt_iter *it, struct kt_record *rec);
+void kt_iter__take_peeked(struct kt_iter *it);
+
+/* blk.c: ftrace's blk tracer, its TRACE_BLK records and its trace file */
+struct trace_seq;
+int kt_blk__add_event(struct kt_session *s);
+bool kt_blk__tracer(struct kt_session *s, struct kt_buffer *b);
+bool kt_blk__classic(struct kt_session *s, struct kt_buffer *b);
+void kt_blk__header(struct kt_session *s, struct kt_buffer *b, FILE *out);
+void kt_blk__print(struct kt_session *s, struct kt_buffer *b, const void *data, uint32_t size,
+		   int cpu, uint64_t ts, bool classic, struct trace_seq *q);
+
+/* fgraph.c: the function_graph tracer's trace file */
+struct kt_fgraph;
+struct trace_seq;
+struct kt_fgraph *kt_fgraph__new(struct kt_session *s, struct kt_buffer *b);
+void kt_fgraph__free(struct kt_fgraph *g);
+bool kt_fgraph__usable(struct kt_fgraph *g);
+void kt_fgraph__header(struct kt_fgraph *g, FILE *out);
+bool kt_fgraph__record(struct kt_fgraph *g, struct kt_iter *it, const struct kt_record *r,
+		       struct trace_seq *q);
 
 /* pages.c */
 int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cur);

@@ -32,6 +32,12 @@ struct kt_iter {
 	int heap_len;
 	int last;		/* stream returned last, to advance on next call */
 	bool started;
+	/*
+	 * kt_iter__peek_cpu() moved the stream of the record returned last
+	 * to its next record already: the next call takes that record
+	 * (peek_left: the stream ended) instead of advancing.
+	 */
+	bool peeked, peek_left, peek_taken;
 };
 
 static bool cpu_selected(const struct kt_iter_opts *o, int cpu)
@@ -163,9 +169,10 @@ void kt_iter__free(struct kt_iter *it)
 	free(it);
 }
 
+static void fill(struct kt_iter *it, struct cpu_stream *st, struct kt_record *rec);
+
 int kt_iter__next(struct kt_iter *it, struct kt_record *rec)
 {
-	const struct kt_layout *l = &it->b->s->l;
 	struct cpu_stream *st;
 	int i;
 
@@ -178,14 +185,54 @@ int kt_iter__next(struct kt_iter *it, struct kt_record *rec)
 			sift_down(it, i);
 	} else if (it->heap_len) {
 		st = &it->streams[it->heap[0]];
-		if (!stream_advance(it, st))
+		if (it->peeked && it->peek_taken)
+			it->peek_left = !stream_advance(it, st);
+		else if (!it->peeked)
+			it->peek_left = !stream_advance(it, st);
+		if (it->peek_left)
 			it->heap[0] = it->heap[--it->heap_len];
+		it->peeked = it->peek_taken = it->peek_left = false;
 		sift_down(it, 0);
 	}
 	if (!it->heap_len)
 		return 0;
+	fill(it, &it->streams[it->heap[0]], rec);
+	return 1;
+}
 
-	st = &it->streams[it->heap[0]];
+/*
+ * The record that follows the one kt_iter__next() returned last, on the
+ * same CPU, whatever its time stamp: ring_buffer_iter_peek() on that
+ * CPU's iterator, as the function graph tracer peeks for the return of a
+ * leaf call (get_return_for_leaf(), kernel/trace/trace_functions_graph.c).
+ * The record returned last is no longer readable after this. 1 with
+ * @rec, 0 when the CPU has no more records.
+ */
+int kt_iter__peek_cpu(struct kt_iter *it, struct kt_record *rec)
+{
+	if (!it->started || !it->heap_len || it->peek_taken)
+		return 0;
+	if (!it->peeked) {
+		it->peeked = true;
+		it->peek_left = !stream_advance(it, &it->streams[it->heap[0]]);
+	}
+	if (it->peek_left)
+		return 0;
+	fill(it, &it->streams[it->heap[0]], rec);
+	return 1;
+}
+
+/* the peeked record is consumed: kt_iter__next() goes past it */
+void kt_iter__take_peeked(struct kt_iter *it)
+{
+	if (it->peeked && !it->peek_left)
+		it->peek_taken = true;
+}
+
+static void fill(struct kt_iter *it, struct cpu_stream *st, struct kt_record *rec)
+{
+	const struct kt_layout *l = &it->b->s->l;
+
 	memset(rec, 0, sizeof(*rec));
 	rec->cpu = st->cpu;
 	rec->ts = st->ts;
@@ -195,10 +242,9 @@ int kt_iter__next(struct kt_iter *it, struct kt_record *rec)
 	rec->missed_unknown = st->missed_unknown;
 	rec->type = -1;
 	if (it->b->ops)
-		return 1;	/* a recorder's ring: no struct trace_entry */
+		return;	/* a recorder's ring: no struct trace_entry */
 	if (st->size >= l->te_type.off + 2)
 		rec->type = st->data[l->te_type.off] | st->data[l->te_type.off + 1] << 8;
 	if (st->size >= l->te_pid.off + 4)
 		rec->pid = (int)kt_le32(st->data + l->te_pid.off);
-	return 1;
 }

@@ -63,7 +63,12 @@ static void json_field(FILE *out, struct tep_format_field *f, const struct kt_re
 		fputs("null", out);
 		return;
 	}
-	if (f->flags & TEP_FIELD_IS_STRING) {
+	/*
+	 * libtraceevent calls every char and u8 array a string; a u8 array
+	 * (a kprobe's "+0(%ax):u8[4]", a MAC address) is numbers
+	 */
+	if ((f->flags & TEP_FIELD_IS_STRING) &&
+	    (!(f->flags & TEP_FIELD_IS_ARRAY) || strstr(f->type, "char"))) {
 		kt_json__str(out, (const char *)d + f->offset, (size_t)f->size);
 		return;
 	}

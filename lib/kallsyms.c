@@ -32,7 +32,20 @@ struct kt_kallsyms {
 	uint32_t *by_addr;	/* indexes sorted by address */
 	uint32_t *by_name;	/* indexes sorted by name, built on first find */
 	uint64_t text;		/* _text: below it are per-CPU offsets, not code */
+	uint64_t serial;	/* names this table for lookup_cache */
 };
+
+/*
+ * The symbol last found, per thread: the records of a trace name the
+ * same few functions over and over (the function tracer, trace_printk()
+ * call sites), and each lookup is a binary search over some 100,000
+ * symbols. An address in [lo, hi) has the same answer.
+ */
+static uint64_t kallsyms_serial;
+static __thread struct {
+	uint64_t serial, lo, hi, start, size;
+	uint32_t idx;
+} lookup_cache;
 
 void kt_kallsyms__free(struct kt_kallsyms *k)
 {
@@ -68,9 +81,9 @@ struct seq {
 	uint32_t buf_len;
 };
 
-static int seq_byte(struct seq *q, uint8_t *b)
+static int seq_fill(struct seq *q)
 {
-	if (q->pos < q->buf_at || q->pos >= q->buf_at + q->buf_len) {
+	{
 		uint64_t at = q->base + q->pos;
 		uint32_t len = sizeof(q->buf) - (uint32_t)(at & 4095);
 
@@ -83,6 +96,14 @@ static int seq_byte(struct seq *q, uint8_t *b)
 		q->buf_at = q->pos;
 		q->buf_len = len;
 	}
+	return 0;
+}
+
+/* one byte per call, a hundred thousand names: the common case inline */
+static inline int seq_byte(struct seq *q, uint8_t *b)
+{
+	if ((q->pos < q->buf_at || q->pos >= q->buf_at + q->buf_len) && seq_fill(q))
+		return -EFAULT;
 	*b = q->buf[q->pos - q->buf_at];
 	q->pos++;
 	return 0;
@@ -94,13 +115,17 @@ static int cmp_addr(const void *a, const void *b, void *ctx)
 	uint64_t x = k->addr[*(const uint32_t *)a];
 	uint64_t y = k->addr[*(const uint32_t *)b];
 
-	return (x > y) - (x < y);
+	if (x != y)
+		return (x > y) - (x < y);
+	/* equal addresses keep table order */
+	return (*(const uint32_t *)a > *(const uint32_t *)b) -
+	       (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
 static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 {
 	uint64_t names, ttab, tidx;
-	uint16_t index[256];
+	uint16_t index[256], tlen[256];
 	char *tokens = NULL;
 	size_t pool_len = 0, pool_cap = 1 << 20, tsize;
 	struct seq *q = NULL;
@@ -128,6 +153,9 @@ static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 			     (unsigned long long)ttab);
 		goto out;
 	}
+	/* each token's length once, not once per use */
+	for (i = 0; i < 256; i++)
+		tlen[i] = index[i] < tsize ? (uint16_t)strnlen(tokens + index[i], tsize - index[i]) : 0;
 	q->t = s;
 	q->base = names;
 	for (i = 0; i < k->num; i++) {
@@ -153,7 +181,7 @@ static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 			if (index[b] >= tsize)
 				goto bad;
 			t = tokens + index[b];
-			tl = strnlen(t, tsize - index[b]);
+			tl = tlen[b];
 			if (pool_len + tl + 2 > pool_cap) {
 				char *np;
 
@@ -249,11 +277,33 @@ static int load_addrs(const struct kt_target *s, struct kt_kallsyms *k)
 	return 0;
 }
 
+static int cmp_name(const void *a, const void *b, void *ctx);
+
+/*
+ * The address kt_kallsyms__find() gives for @name (the least entry of
+ * that name in its order), 0 if none, by one pass: a single name does
+ * not need the table sorted by name (a sort of every name, a sixth of a
+ * small dump's run).
+ */
+static uint64_t find_once(struct kt_kallsyms *k, const char *name)
+{
+	uint32_t i, best = UINT32_MAX;
+
+	for (i = 0; i < k->num; i++) {
+		if (strcmp(k->pool + k->name_off[i], name))
+			continue;
+		if (best == UINT32_MAX || cmp_name(&i, &best, k) < 0)
+			best = i;
+	}
+	return best == UINT32_MAX ? 0 : k->addr[best];
+}
+
 struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 {
 	struct kt_kallsyms *k;
 	uint64_t sym;
 	uint32_t num, i;
+	bool sorted = true;
 	int err;
 
 	if (t_symbol(t, "kallsyms_num_syms", &sym)) {
@@ -290,10 +340,20 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 		errno = -err;
 		return NULL;
 	}
-	for (i = 0; i < num; i++)
+	/*
+	 * scripts/kallsyms sorts the table by address, so the sort is
+	 * usually a check; a table out of order (a damaged dump, a future
+	 * layout) is sorted all the same.
+	 */
+	k->by_addr[0] = 0;
+	for (i = 1; i < num; i++) {
 		k->by_addr[i] = i;
-	qsort_r(k->by_addr, num, 4, cmp_addr, k);
-	k->text = kt_kallsyms__find(k, "_text", &sym, NULL) ? 0 : sym;
+		sorted &= k->addr[i - 1] <= k->addr[i];
+	}
+	if (!sorted)
+		qsort_r(k->by_addr, num, 4, cmp_addr, k);
+	k->text = find_once(k, "_text");
+	k->serial = __atomic_add_fetch(&kallsyms_serial, 1, __ATOMIC_RELAXED);
 	return k;
 nomem:
 	kt_kallsyms__free(k);
@@ -384,6 +444,12 @@ const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *star
 	uint32_t lo = 0, hi, nx;
 
 	*module = NULL;
+	if (k && lookup_cache.serial == k->serial && addr >= lookup_cache.lo &&
+	    addr < lookup_cache.hi) {
+		*start = lookup_cache.start;
+		*size = lookup_cache.size;
+		return k->pool + k->name_off[lookup_cache.idx];
+	}
 	if (!k || !k->num || addr < k->addr[k->by_addr[0]] || addr < k->text)
 		return kt_modsyms__lookup(s, addr, start, size, module);
 	hi = k->num;
@@ -406,6 +472,14 @@ const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *star
 	for (nx = lo + 1; nx < k->num && k->addr[k->by_addr[nx]] == *start; nx++)
 		;
 	*size = nx < k->num ? k->addr[k->by_addr[nx]] - *start : 0;
+	if (*size) {
+		lookup_cache.serial = k->serial;
+		lookup_cache.lo = *start > k->text ? *start : k->text;
+		lookup_cache.hi = *start + *size;
+		lookup_cache.start = *start;
+		lookup_cache.size = *size;
+		lookup_cache.idx = k->by_addr[lo];
+	}
 	return k->pool + k->name_off[k->by_addr[lo]];
 }
 

@@ -66,6 +66,21 @@ static const struct probe probes[] = {
 	P(tr_current_trace, "struct trace_array", "current_trace", false),
 	P(tr_trace_flags, "struct trace_array", "trace_flags", false),
 	P(tracer_name, "struct tracer", "name", false),
+	/* CONFIG_TRACER_MAX_TRACE: the snapshot buffer, allocated on first use */
+	P(tr_max_buffer, "struct trace_array", "max_buffer", false),
+	P(tr_allocated_snapshot, "struct trace_array", "allocated_snapshot", false),
+	/* 6.12: boot-mapped buffers, the text offset of the boot that wrote them */
+	P(tr_text_delta, "struct trace_array", "text_delta", false),
+	/* lib/bootmap.c: last_boot_info (6.12), the range-mapped instance */
+	P(tr_data_delta, "struct trace_array", "data_delta", false),
+	P(tr_range_addr_start, "struct trace_array", "range_addr_start", false),
+	/* 6.13+: last_boot_info from tr->scratch, not printed */
+	P(tr_scratch, "struct trace_array", "scratch", false),
+	/* the tracer's own options (funcgraph-*): tracer->flags->val */
+	P(tracer_flags, "struct tracer", "flags", false),
+	P(tflags_val, "struct tracer_flags", "val", false),
+	/* kernel/trace/blktrace.c registers TRACE_BLK by a bare struct trace_event */
+	P(tevent_type, "struct trace_event", "type", false),
 
 	/* include/linux/trace_events.h */
 	P(call_list, "struct trace_event_call", "list", true),
@@ -75,6 +90,14 @@ static const struct probe probes[] = {
 	P(call_event_type, "struct trace_event_call", "event.type", true),
 	P(call_print_fmt, "struct trace_event_call", "print_fmt", true),
 	P(call_flags, "struct trace_event_call", "flags", false),
+	P(call_event_funcs, "struct trace_event_call", "event.funcs", false),
+	/* kernel/trace/trace_probe.h and trace_eprobe.c (5.15+) */
+	P(tpe_call, "struct trace_probe_event", "call", false),
+	P(tpe_probes, "struct trace_probe_event", "probes", false),
+	P(tp_list, "struct trace_probe", "list", false),
+	P(ep_tp, "struct trace_eprobe", "tp", false),
+	P(ep_event_system, "struct trace_eprobe", "event_system", false),
+	P(ep_event_name, "struct trace_eprobe", "event_name", false),
 	P(class_system, "struct trace_event_class", "system", true),
 	P(class_fields, "struct trace_event_class", "fields", true),
 	P(class_get_fields, "struct trace_event_class", "get_fields", false),
@@ -145,14 +168,14 @@ static const struct probe probes[] = {
 	P(te_pid, "struct trace_entry", "pid", true),
 };
 
-static int probe_member(struct kt_session *s, const char *type, const char *member,
-			struct kt_member *m)
+int kt_member__probe(struct kt_session *s, const char *type, const char *member,
+		     struct kt_member *m)
 {
 	uint64_t off, size;
 	int err = s->t.member(s->t.priv, type, member, &off, &size);
 
 	if (err) {
-		m->present = false;
+		*m = (struct kt_member){ false, 0, 0 };
 		return err;
 	}
 	m->present = true;
@@ -177,15 +200,15 @@ static int probe_buffer_types(struct kt_session *s)
 	struct kt_member m;
 
 	/* 5.6 (commit 1c5eb4481e01): trace_array.trace_buffer -> array_buffer */
-	if (!probe_member(s, "struct trace_array", "array_buffer", &l->tr_array_buffer)) {
+	if (!kt_member__probe(s, "struct trace_array", "array_buffer", &l->tr_array_buffer)) {
 		l->rb_type = "struct trace_buffer";
-		return probe_member(s, "struct array_buffer", "buffer", &l->ab_buffer) ?
+		return kt_member__probe(s, "struct array_buffer", "buffer", &l->ab_buffer) ?
 			kt_err(ENOENT, "struct array_buffer has no member buffer") : 0;
 	}
-	if (!probe_member(s, "struct trace_array", "trace_buffer", &l->tr_array_buffer) &&
-	    !probe_member(s, "struct ring_buffer", "buffers", &m)) {
+	if (!kt_member__probe(s, "struct trace_array", "trace_buffer", &l->tr_array_buffer) &&
+	    !kt_member__probe(s, "struct ring_buffer", "buffers", &m)) {
 		l->rb_type = "struct ring_buffer";
-		return probe_member(s, "struct trace_buffer", "buffer", &l->ab_buffer) ?
+		return kt_member__probe(s, "struct trace_buffer", "buffer", &l->ab_buffer) ?
 			kt_err(ENOENT, "struct trace_buffer has no member buffer") : 0;
 	}
 	return kt_err(ENOENT, "struct trace_array has neither array_buffer nor trace_buffer "
@@ -206,7 +229,7 @@ int kt_layout__probe(struct kt_session *s)
 		const char *type = p->type ? p->type : l->rb_type;
 		struct kt_member *m = (struct kt_member *)((char *)l + p->slot);
 
-		err = probe_member(s, type, p->member, m);
+		err = kt_member__probe(s, type, p->member, m);
 		if (err && p->required)
 			return kt_err(err, "layout: %s has no member %s (%s)", type,
 				      p->member, strerror(-err));

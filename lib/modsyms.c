@@ -169,8 +169,13 @@ const char *kt_modsyms__lookup(struct kt_session *s, uint64_t addr, uint64_t *st
 	e = &m->syms[lo];
 	if (addr - e->value >= e->size)
 		return NULL;
-	if (!e->name && kt_read_string(s, e->name_addr, 512, &e->name))
+	/* the name is read on first use; worker threads may ask at once (jobs.c) */
+	kt_lock(s);
+	if (!e->name && kt_read_string(s, e->name_addr, 512, &e->name)) {
+		kt_unlock(s);
 		return NULL;
+	}
+	kt_unlock(s);
 	*start = e->value;
 	*size = e->size;
 	for (nx = lo + 1; nx < m->n; nx++) {

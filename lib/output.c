@@ -32,7 +32,12 @@ void kt_output__ip_sym(struct kt_session *s, const struct kt_trace_opts *o,
 		return;
 	}
 	name = kt_symbol_lookup(s, ip, &start, &size, &mod);
-	if (!name)
+	/* kretprobed(): the kretprobe trampoline is not named (probe.c) */
+	if ((s->kretprobe_tramp && ip == s->kretprobe_tramp) ||
+	    (s->kretprobe_by_name && name && !(o && o->sym_offset) &&
+	     !strcmp(name, "kretprobe_trampoline")))
+		trace_seq_puts(q, "[unknown/kretprobe'd]");
+	else if (!name)
 		trace_seq_printf(q, o && o->sym_offset ? "0x%llx" : "0x%08llx",
 				 (unsigned long long)ip);
 	else if (o && o->sym_offset)
@@ -106,6 +111,50 @@ static bool user_stack(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 	return true;
 }
 
+/* FUNC_REPEATS_GET_DELTA_TS() of kernel/trace/trace_entries.h (5.13+) */
+static uint64_t func_repeats_delta(struct tep_event *ev, struct tep_record *r, bool *ok)
+{
+	uint64_t top = kt_output__field(ev, "top_delta_ts", r, ok);
+	uint64_t bottom = kt_output__field(ev, "bottom_delta_ts", r, ok);
+
+	return (top << 32) | (bottom & 0xffffffffULL);
+}
+
+/*
+ * trace_func_repeats_print() (func-repeats option of the function tracer,
+ * 5.13+): the function as print_fn_trace() prints it, then
+ * " (repeats: %u, last_ts:" and trace_print_time() of the last repeat's
+ * time stamp (this record's minus the delta), then ")".
+ */
+static bool func_repeats(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			 struct tep_record *r, uint64_t ip, struct trace_seq *q)
+{
+	const struct kt_trace_opts *o = kt_opts__load(s, b);
+	bool ok = true;
+	uint64_t parent = kt_output__field(ev, "parent_ip", r, &ok);
+	uint64_t count = kt_output__field(ev, "count", r, &ok);
+	uint64_t ts = r->ts - func_repeats_delta(ev, r, &ok);
+
+	if (!ok)
+		return false;
+	kt_output__ip_sym(s, o, q, ip);
+	if (parent && o->print_parent) {
+		trace_seq_puts(q, " <-");
+		kt_output__ip_sym(s, o, q, parent);
+	}
+	trace_seq_printf(q, " (repeats: %u, last_ts:", (unsigned)count);
+	if (kt_render__clock_in_ns(b)) {
+		uint64_t us = (ts + 500) / 1000;	/* ns2usecs() rounds */
+
+		trace_seq_printf(q, " %5llu.%06llu", (unsigned long long)(us / 1000000),
+				 (unsigned long long)(us % 1000000));
+	} else {
+		trace_seq_printf(q, " %12llu", (unsigned long long)ts);
+	}
+	trace_seq_putc(q, ')');
+	return true;
+}
+
 bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
 		       struct tep_record *r, struct trace_seq *q)
 {
@@ -114,6 +163,11 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 	bool ok = true;
 	uint64_t ip;
 
+	if (s->blk_type && ev->id == s->blk_type) {
+		/* blk_trace_event_print(): print_one_line() without blk_classic (blk.c) */
+		kt_blk__print(s, b, r->data, (uint32_t)r->size, r->cpu, r->ts, false, q);
+		return true;
+	}
 	if (!strcmp(ev->name, "user_stack"))
 		return user_stack(s, b, ev, r, q);
 	if (!strcmp(ev->name, "kernel_stack")) {
@@ -167,6 +221,8 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 		}
 		return true;
 	}
+	if (!strcmp(ev->name, "func_repeats"))
+		return func_repeats(s, b, ev, r, ip, q);
 	if (!strcmp(ev->name, "function")) {
 		uint64_t parent = kt_output__field(ev, "parent_ip", r, &ok);
 
@@ -178,14 +234,8 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 		return true;
 	}
 	if (!strcmp(ev->name, "bprint")) {
-		uint64_t fmt = kt_output__field(ev, "fmt", r, &ok);
-		char *text;
-
-		/* register the format on first sight: it lives in the dump */
-		if (ok && !kt_read_string(s, fmt, KT_MAX_STR, &text)) {
-			tep_register_print_string(ev->tep, text, fmt);
-			free(text);
-		}
+		/* the dump's trace_printk() formats, before the first lookup */
+		kt_render__printk_formats(s, ev->tep);
 		return false;
 	}
 	return false;
@@ -253,10 +303,12 @@ void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct 
 	const uint8_t *d = r->data;
 	unsigned flags = r->size > l->te_flags.off ? d[l->te_flags.off] : 0;
 	unsigned pc = r->size > l->te_preempt_count.off ? d[l->te_preempt_count.off] : 0;
+	char comm[KT_COMM_BUF];
 
 	if (!o->context_info)
 		return;
-	trace_seq_printf(q, "%16s-%-*d ", kt_session__comm(s, r->pid), s->fl.pid_width, r->pid);
+	trace_seq_printf(q, "%16s-%-*d ", kt_session__comm_r(s, r->pid, comm), s->fl.pid_width,
+			 r->pid);
 	if (o->record_tgid) {
 		int tgid = kt_opts__tgid(s, r->pid);
 
@@ -330,6 +382,20 @@ int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct k
 		}
 		return 0;
 	}
+	if (ok && !o->hex && !strcmp(name, "func_repeats")) {
+		/* trace_func_repeats_raw(): "%lu %lu %u %llu" (hex: trace_nop_print()) */
+		uint64_t parent = kt_output__field(ev, "parent_ip", &rec, &ok);
+		uint64_t count = kt_output__field(ev, "count", &rec, &ok);
+		uint64_t delta = func_repeats_delta(ev, &rec, &ok);
+
+		if (ok) {
+			trace_seq_printf(q, "%llu %llu %u %llu", (unsigned long long)ip,
+					 (unsigned long long)parent, (unsigned)count,
+					 (unsigned long long)delta);
+			return 0;
+		}
+		ok = true;
+	}
 	if (ok && !o->hex && !strcmp(name, "print")) {
 		/* trace_print_raw(): "# %lx %s" */
 		struct tep_format_field *f = tep_find_field(ev, "buf");
@@ -372,7 +438,7 @@ void kt_output__record(struct kt_session *s, struct kt_buffer *b, const struct k
 		       const struct kt_record *r, struct trace_seq *q)
 {
 	if (o->bin || o->latency_fmt || o->verbose || o->printk_msgonly || o->fields ||
-	    o->tracer_own_output)
+	    o->tracer_own_output || o->last_boot)
 		b->loss.events_unrendered++;
 	if (!o->bin && (o->raw || o->hex)) {
 		if (kt_output__raw_hex(s, b, r, q) == -ENOENT)

@@ -178,7 +178,8 @@ static int read_data_page(struct kt_page_iter *it, uint64_t bpage)
 	b->loss.pages_total++;
 	err = kt_read_member(s, bpage, &s->l.bp_page, &dpage);
 	if (!err)
-		err = kt_read_page(s, dpage, it->page, b->subbuf_size);
+		err = kt_prefetch__read(s, b, (int)(it->c - b->cpus), dpage, it->page,
+					b->subbuf_size);
 	if (err == -ENODATA) {
 		b->loss.pages_filtered++;
 	} else if (err) {

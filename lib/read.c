@@ -4,11 +4,74 @@
 #include <string.h>
 #include "internal.h"
 
+/*
+ * The layout, the event table and the kernel log are read a few bytes at a
+ * time: a member here, a string there, thousands of them on neighbouring
+ * addresses. Each read through the target pays its full cost (address
+ * translation in libkdumpfile, or a read(2) of /proc/vmcore in the capture
+ * kernel, where every instruction is dear). So reads that stay inside one
+ * page are served from a small direct-mapped cache of whole pages. A page
+ * that cannot be read whole (a dump segment ending inside it) is not
+ * cached: the read then goes to the target as asked, and fails or succeeds
+ * exactly as it would have without the cache. The dump does not change
+ * under us, so a cached page is never stale.
+ */
+#define KT_RC_PAGE 4096u
+#define KT_RC_SLOTS 256u
+
+struct kt_rcache {
+	uint64_t tag[KT_RC_SLOTS];	/* page address + 1; 0: empty */
+	uint8_t data[KT_RC_SLOTS][KT_RC_PAGE];
+};
+
+/* the cached page holding @addr, or NULL (not cacheable, or unreadable) */
+static const uint8_t *rcache_page(struct kt_session *s, uint64_t addr)
+{
+	struct kt_rcache *c = s->rcache;
+	uint64_t page = addr & ~(uint64_t)(KT_RC_PAGE - 1);
+	unsigned int slot = (unsigned int)(page / KT_RC_PAGE) % KT_RC_SLOTS;
+
+	if (!c) {
+		c = s->rcache = calloc(1, sizeof(*c));
+		if (!c)
+			return NULL;
+	}
+	if (c->tag[slot] == page + 1)
+		return c->data[slot];
+	c->tag[slot] = 0;
+	if (!page || s->t.read(s->t.priv, page, c->data[slot], KT_RC_PAGE))
+		return NULL;
+	c->tag[slot] = page + 1;
+	return c->data[slot];
+}
+
+void kt_rcache__free(struct kt_session *s)
+{
+	free(s->rcache);
+	s->rcache = NULL;
+}
+
 int kt_read(struct kt_session *s, uint64_t addr, void *buf, size_t len)
 {
+	size_t off = addr & (KT_RC_PAGE - 1);
+	const uint8_t *page;
+	int err;
+
 	if (!addr)
 		return -EFAULT;
-	return s->t.read(s->t.priv, addr, buf, len);
+	kt_lock(s);
+	/* whole pages (ring pages, tables) go straight through */
+	if (len && len < KT_RC_PAGE && off + len <= KT_RC_PAGE) {
+		page = rcache_page(s, addr);
+		if (page) {
+			memcpy(buf, page + off, len);
+			kt_unlock(s);
+			return 0;
+		}
+	}
+	err = s->t.read(s->t.priv, addr, buf, len);
+	kt_unlock(s);
+	return err;
 }
 
 int kt_read_u64(struct kt_session *s, uint64_t addr, uint64_t *v)
@@ -67,15 +130,28 @@ int kt_read_string(struct kt_session *s, uint64_t addr, size_t max, char **out)
 		return -ENOMEM;
 	while (len < max) {
 		size_t chunk = 4096 - ((addr + len) & 4095);
+		const uint8_t *page;
 		char tmp[4096];
-		char *nul;
+		const char *nul;
 
 		if (chunk > max - len)
 			chunk = max - len;
-		err = kt_read(s, addr + len, tmp, chunk);
-		if (err) {
-			free(buf);
-			return err;
+		/* from the cached page: up to the NUL, under the lock (threads) */
+		kt_lock(s);
+		page = rcache_page(s, addr + len);
+		if (page) {
+			const uint8_t *at = page + ((addr + len) & 4095);
+			const uint8_t *z = memchr(at, 0, chunk);
+
+			memcpy(tmp, at, z ? (size_t)(z - at) + 1 : chunk);
+		}
+		kt_unlock(s);
+		if (!page) {
+			err = kt_read(s, addr + len, tmp, chunk);
+			if (err) {
+				free(buf);
+				return err;
+			}
 		}
 		nul = memchr(tmp, 0, chunk);
 		if (len + chunk + 1 > cap) {

@@ -61,7 +61,8 @@ static unsigned long long print_ptr(struct trace_seq *q, unsigned long long *arg
 
 /*
  * %ps, %pS and %pB as vsprintf's __sprint_symbol() prints them:
- * "name", "name+0x1a/0x40" (an offset of 0 is "0", as %#lx prints it),
+ * "name", "name+0x1a/0x40" (an offset of 0 is "0x0": the kernel's %#lx,
+ * unlike the C library's, keeps the prefix on 0),
  * " [module]" after a module's symbol, "0x..." for an unknown address.
  * args[1]: 0 %ps, 1 %pS, 2 %pB (the symbol of the address before).
  */
@@ -79,7 +80,7 @@ static unsigned long long print_sym(struct trace_seq *q, unsigned long long *arg
 	}
 	trace_seq_puts(q, name);
 	if (args[1])
-		trace_seq_printf(q, "+%#llx/%#llx", (unsigned long long)(addr - start),
+		trace_seq_printf(q, "+0x%llx/0x%llx", (unsigned long long)(addr - start),
 				 (unsigned long long)size);
 	if (mod)
 		trace_seq_printf(q, " [%s]", mod);
@@ -100,14 +101,20 @@ static void probe_hash(struct kt_session *s, struct kt_buffer *b)
 		b->hash_ptr = 0;
 }
 
-struct tep_handle *kt_render__tep(struct kt_session *s)
-{
-	struct tep_handle *tep;
-	uint64_t addr;
+/*
+ * A worker thread of jobs.c renders with a libtraceevent handle of its
+ * own: the library keeps lookup caches in the handle and its parser's
+ * input in globals, so one handle is never shared between threads.
+ */
+static __thread struct tep_handle *thread_tep;
+static __thread struct kt_session *thread_s;
+static __thread bool thread_printk;
+static __thread uint8_t *thread_tried;	/* event ids parsed (or tried) */
 
-	if (s->tep)
-		return s->tep;
-	tep = tep_alloc();
+static struct tep_handle *tep_new(struct kt_session *s)
+{
+	struct tep_handle *tep = tep_alloc();
+
 	if (!tep)
 		return NULL;
 	tep_set_long_size(tep, 8);
@@ -115,16 +122,85 @@ struct tep_handle *kt_render__tep(struct kt_session *s)
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
 	tep_set_cpus(tep, s->nr_cpu_ids);
+	kt_lock(s);
 	tep_parse_header_page(tep, s->header_page, strlen(s->header_page), 8);
+	kt_unlock(s);
 	tep_set_function_resolver(tep, resolve_func, s);
 	tep_register_print_function(tep, print_ptr, TEP_FUNC_ARG_VOID, "__kt_ptr",
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_VOID);
 	tep_register_print_function(tep, print_sym, TEP_FUNC_ARG_VOID, "__kt_sym",
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_INT, TEP_FUNC_ARG_VOID);
+	return tep;
+}
+
+int kt_render__thread_begin(struct kt_session *s)
+{
+	thread_tried = calloc(65536 / 8, 1);
+	thread_tep = tep_new(s);
+	if (!thread_tep || !thread_tried) {
+		kt_render__thread_end();
+		return -ENOMEM;
+	}
+	thread_s = s;
+	thread_printk = false;
+	return 0;
+}
+
+void kt_render__thread_end(void)
+{
+	if (thread_tep)
+		tep_free(thread_tep);
+	free(thread_tried);
+	thread_tep = NULL;
+	thread_tried = NULL;
+	thread_s = NULL;
+}
+
+void kt_render__probe_hash(struct kt_session *s, struct kt_buffer *b)
+{
+	if (b->hash_ptr < 0)
+		probe_hash(s, b);
+}
+
+struct tep_handle *kt_render__tep(struct kt_session *s)
+{
+	struct tep_handle *tep;
+	uint64_t addr;
+
+	if (thread_tep && thread_s == s)
+		return thread_tep;
+	if (s->tep)
+		return s->tep;
+	tep = tep_new(s);
+	if (!tep)
+		return NULL;
 	if (!kt_symbol(s, "ptr_key", &addr) && !kt_read(s, addr, s->ptr_key, 16))
 		s->ptr_key_ok = true;
 	s->tep = tep;
 	return tep;
+}
+
+/*
+ * bprint records carry the address of their trace_printk() format.
+ * libtraceevent sorts the registered formats on its first lookup and
+ * never again, so a format registered after that is not found: every
+ * format the dump knows goes in before the first bprint is printed, in
+ * each handle alike (trace_printk.c reads them once per session).
+ */
+void kt_render__printk_formats(struct kt_session *s, struct tep_handle *tep)
+{
+	bool *done = tep == s->tep ? &s->tep_printk : &thread_printk;
+	const char *fmt;
+	uint64_t addr;
+	int i;
+
+	if (*done)
+		return;
+	*done = true;
+	kt_lock(s);
+	for (i = 0; kt_session__printk_fmt(s, i, &addr, &fmt); i++)
+		tep_register_print_string(tep, fmt, addr);
+	kt_unlock(s);
 }
 
 /*
@@ -227,35 +303,24 @@ static bool parse_survives(const char *fmt, const char *system)
 }
 
 /*
- * The libtraceevent event for @id, parsed on first use from the format
+ * The libtraceevent event for @e, parsed on first use from the format
  * with enumerators resolved and bare %p routed through __kt_ptr().
  */
-struct tep_event *kt_render__find_event(struct kt_session *s, int id)
+static void find_event_first(struct kt_session *s, struct tep_handle *tep, struct kt_event *e)
 {
-	struct tep_handle *tep = kt_render__tep(s);
-	struct kt_event *e;
 	const char *fmt, *pf;
 	char *body = NULL, *text = NULL;
-	struct tep_event *ev;
 	char miss[64];
 
-	if (!tep)
-		return NULL;
-	ev = tep_find_event(tep, id);
-	if (ev)
-		return ev;
-	e = (struct kt_event *)kt_session__find_event(s, id);
-	if (!e || e->tep_tried)
-		return NULL;
 	e->tep_tried = true;
 	fmt = kt_event__format(e);
 	if (!fmt)
-		return NULL;
+		return;
 	if (!fmt_fields_known(fmt, miss, sizeof(miss))) {
 		kt_warn(s, "%s:%s (id %d): print fmt unusable at REC->%s (not among its fields, "
 			   "or damaged); its records are shown as unknown",
 			e->system, e->name, e->id, miss);
-		return NULL;
+		return;
 	}
 	pf = strstr(fmt, "\nprint fmt: ");
 	if (pf) {
@@ -270,15 +335,55 @@ struct tep_event *kt_render__find_event(struct kt_session *s, int id)
 	if (body && asprintf(&text, "%.*s\nprint fmt: %s\n", (int)(pf - fmt), fmt, body) < 0)
 		text = NULL;
 	free(body);
-	fmt = text ? text : fmt;
-	if (!parse_survives(fmt, e->system)) {
+	if (!text)
+		text = strdup(fmt);
+	if (!text)
+		return;
+	if (!parse_survives(text, e->system)) {
 		kt_warn(s, "%s:%s (id %d): libtraceevent crashes on its format; its records are "
 			   "shown as unknown", e->system, e->name, e->id);
-	} else if (tep_parse_event(tep, fmt, strlen(fmt), e->system)) {
+		free(text);
+		return;
+	}
+	if (tep_parse_event(tep, text, strlen(text), e->system))
 		kt_warn(s, "libtraceevent cannot parse the format of %s:%s (id %d)",
 			e->system, e->name, e->id);
+	e->tep_text = text;
+}
+
+/*
+ * The libtraceevent event for @id in this thread's handle: the session's
+ * parses it on first use (find_event_first()); a worker's parses the text
+ * the session's was given.
+ */
+struct tep_event *kt_render__find_event(struct kt_session *s, int id)
+{
+	struct tep_handle *tep = kt_render__tep(s);
+	struct kt_event *e;
+	struct tep_event *ev;
+
+	if (!tep)
+		return NULL;
+	ev = tep_find_event(tep, id);
+	if (ev)
+		return ev;
+	e = (struct kt_event *)kt_session__find_event(s, id);
+	if (tep != s->tep) {
+		/* a worker's handle: the session's parsed it first (jobs.c) */
+		if (!e || !e->tep_text || id < 0 || id > 65535 ||
+		    thread_tried[id / 8] & (1 << (id % 8)))
+			return NULL;
+		thread_tried[id / 8] |= 1 << (id % 8);
+		kt_lock(s);
+		tep_parse_event(tep, e->tep_text, strlen(e->tep_text), e->system);
+		kt_unlock(s);
+		return tep_find_event(tep, id);
 	}
-	free(text);
+	if (!e || e->tep_tried)
+		return NULL;
+	kt_lock(s);
+	find_event_first(s, tep, e);
+	kt_unlock(s);
 	return tep_find_event(tep, id);
 }
 
@@ -351,6 +456,31 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 	 */
 	if (ev->system && !strcmp(ev->system, "ftrace") && kt_output__ftrace(s, b, ev, &rec, q))
 		return 0;
+	{
+		const struct kt_event *e = kt_session__find_event(s, r->type);
+
+		if (e && e->dyn) {
+			unsigned int o = q->len;
+			int err = kt_probe__render(s, b, e, ev, &rec, q);
+
+			if (err != -EOPNOTSUPP)
+				return err;
+			/* never printed otherwise than the kernel did: said and counted */
+			q->len = o;
+			trace_seq_terminate(q);
+			b->loss.events_unrendered++;
+			kt_lock(s);
+			if (!e->dyn_warned)
+				kt_warn(s, "%s:%s (id %d): a dynamic event ktrace cannot print as "
+					   "the kernel did (%s); its records are marked "
+					   "[not rendered] and counted", e->system, e->name, e->id,
+					e->dyn_bad ? e->dyn_bad : "no printer for its kind yet");
+			((struct kt_event *)e)->dyn_warned = true;
+			kt_unlock(s);
+			trace_seq_printf(q, "%s: [not rendered]", e->name);
+			return 0;
+		}
+	}
 	bad = field_outside(ev, r);
 	if (bad) {
 		trace_seq_printf(q, "%s: [corrupt record: field %s lies outside its %u bytes]",
@@ -383,13 +513,23 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		return 0;
 	}
 	{
-		struct trace_seq t;
+		/*
+		 * printed in place, then cut as kt_output__text() would: at a
+		 * NUL, without the kernel's trailing newlines (a trace_seq of
+		 * its own per record cost a 4 KiB allocation)
+		 */
+		unsigned int o = q->len;
+		size_t n;
 
-		trace_seq_init(&t);
-		tep_print_event(tep, &t, &rec, "%s", TEP_PRINT_INFO);
-		trace_seq_terminate(&t);
-		kt_output__text(q, t.buffer, t.len);
-		trace_seq_destroy(&t);
+		tep_print_event(tep, q, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(q);
+		if (q->len < o)
+			return 0;
+		n = strnlen(q->buffer + o, q->len - o);
+		while (n && q->buffer[o + n - 1] == '\n')
+			n--;
+		q->len = o + (unsigned int)n;
+		q->buffer[q->len] = 0;
 	}
 	return 0;
 }

@@ -6,6 +6,11 @@
 #include "internal.h"
 
 struct tep_handle *kt_render__tep(struct kt_session *s);
+/* a worker thread's own handle, for kt_render__tep() in that thread (jobs.c) */
+int kt_render__thread_begin(struct kt_session *s);
+void kt_render__thread_end(void);
+void kt_render__probe_hash(struct kt_session *s, struct kt_buffer *b);
+void kt_render__printk_formats(struct kt_session *s, struct tep_handle *tep);
 void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
 			struct trace_seq *q);
 int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
@@ -27,5 +32,9 @@ void kt_output__record(struct kt_session *s, struct kt_buffer *b, const struct k
 		       const struct kt_record *r, struct trace_seq *q);
 int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
 		       struct trace_seq *q);
+
+/* probe.c: dynamic events (kprobe, kretprobe, eprobe, fprobe, synthetic) */
+int kt_probe__render(struct kt_session *s, struct kt_buffer *b, const struct kt_event *e,
+		     struct tep_event *ev, struct tep_record *r, struct trace_seq *q);
 
 #endif

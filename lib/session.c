@@ -155,8 +155,10 @@ void kt_session__free(struct kt_session *s)
 	kt_modsyms__free(s->modsyms);
 	kt_trace_printk__free(s);
 	kt_log__free(s->klog);
+	kt_relay__free(s->relay);
 	kt_ident__free(s);
 	kt_pagecache__free(s);
+	kt_rcache__free(s);
 	free(s->header_page);
 	free(s->header_event);
 	free(s);

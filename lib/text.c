@@ -4,6 +4,7 @@
 #include <string.h>
 #include "internal.h"
 #include "render.h"
+#include "jobs.h"
 
 struct line_ring {
 	char **lines;
@@ -18,6 +19,36 @@ static int emit(struct line_ring *ring, FILE *out, const char *line, size_t len)
 	ring->lines[ring->n % ring->cap] = strndup(line, len);
 	ring->n++;
 	return 0;
+}
+
+/* each line of @q on its own, as --last counts lines */
+static int emit_lines(struct line_ring *ring, FILE *out, struct trace_seq *q)
+{
+	const char *p, *nl;
+	int err = 0;
+
+	trace_seq_terminate(q);
+	for (p = q->buffer; !err && p < q->buffer + q->len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(q->buffer + q->len - p));
+		if (!nl) {
+			err = emit(ring, out, p, (size_t)(q->buffer + q->len - p));
+			break;
+		}
+		err = emit(ring, out, p, (size_t)(nl - p) + 1);
+	}
+	return err;
+}
+
+struct emit_ctx {
+	struct line_ring *ring;
+	FILE *out;
+};
+
+static int emit_job(void *ctx, const char *text, size_t len)
+{
+	struct emit_ctx *c = ctx;
+
+	return emit(c->ring, c->out, text, len);
 }
 
 /* a ring of a recorder (or --ring): what it is, how full, no ftrace columns */
@@ -37,16 +68,21 @@ static void print_ring_header(struct kt_session *s, struct kt_buffer *b, FILE *o
 
 /* what the options of @b make the kernel print that ktrace does not */
 static void warn_options(struct kt_session *s, struct kt_buffer *b,
-			 const struct kt_trace_opts *o_tr)
+			 const struct kt_trace_opts *o_tr, bool graph)
 {
 	if (o_tr->bin)
 		kt_warn(s, "buffer %s: option bin is on: the kernel's trace file is binary "
 			   "(print_bin_fmt()); ktrace prints it as text, as with bin off",
 			b->name);
-	if (o_tr->tracer_own_output)
+	if (o_tr->tracer_own_output && !graph)
 		kt_warn(s, "buffer %s: tracer %s prints its buffer its own way: ktrace prints "
 			   "its records as events; they are counted as not rendered",
 			b->name, o_tr->tracer);
+	if (o_tr->last_boot)
+		kt_warn(s, "buffer %s: boot-mapped, it holds the previous boot's events "
+			   "(text_delta/data_delta not 0): the kernel prints them by their "
+			   "fields at moved addresses, ktrace does not; they are counted as "
+			   "not rendered", b->name);
 	if (o_tr->latency_fmt || o_tr->verbose || o_tr->printk_msgonly || o_tr->fields)
 		kt_warn(s, "buffer %s: option %s is on: ktrace does not print it as the "
 			   "kernel does; its records are counted as not rendered", b->name,
@@ -61,11 +97,13 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	struct line_ring ring = { 0 };
 	const struct kt_trace_opts *o_tr;
 	struct kt_record r;
+	struct kt_trace_opts o_plain;
+	struct kt_fgraph *graph = NULL;
 	struct kt_iter *it;
 	struct trace_seq q;
 	uint64_t started[KT_CPUMASK_WORDS] = { 0 };
 	uint64_t i, idx = 0;
-	bool annotate;
+	bool annotate, classic;
 	int ret, err = 0;
 
 	if (opts)
@@ -81,27 +119,98 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		free(ring.lines);
 		return -errno;
 	}
+	/* the function graph tracer prints its buffer itself (fgraph.c) */
+	graph = kt_fgraph__new(s, b);
+	if (graph && !kt_fgraph__usable(graph)) {
+		kt_fgraph__free(graph);
+		graph = NULL;
+	}
 	if (o.header && b->ops)
 		print_ring_header(s, b, out);
+	else if (o.header && graph)
+		kt_fgraph__header(graph, out);
+	else if (o.header && kt_blk__tracer(s, b))
+		kt_blk__header(s, b, out);
 	else if (o.header)
 		kt_opts__header(s, b, out);
 	/*
 	 * test_cpu_buff_start(): when the writer overwrote anything, the
 	 * first event of each CPU after the first line says where that
-	 * CPU's surviving data starts.
+	 * CPU's surviving data starts. Only print_trace_fmt() calls it: with
+	 * bin, hex or raw (print_trace_line() returns before) there is none.
 	 */
-	annotate = b->loss.events_overrun > 0 && !b->ops;
 	o_tr = kt_opts__load(s, b);
+	annotate = b->loss.events_overrun > 0 && !b->ops &&
+		   !(o_tr->bin || o_tr->hex || o_tr->raw);
 	if (!b->ops)	/* a recorder's ring has no trace array, no options */
-		warn_options(s, b, o_tr);
+		warn_options(s, b, o_tr, graph);
+	/* what the graph leaves to print_trace_fmt() is printed as with nop */
+	o_plain = *o_tr;
+	o_plain.tracer_own_output = false;
+	ret = 0;
+	/* the graph looks ahead in each CPU's stream: it stays on this thread */
+	/* blk_classic: TRACE_BLK lines of the tracer's own, on this thread */
+	classic = kt_blk__classic(s, b);
+	if (o.jobs > 1 && !b->ops && !graph && !classic) {
+		/* worker threads render, this one reads (jobs.c); same text */
+		struct emit_ctx c = { &ring, out };
+
+		err = kt_jobs__text(s, b, it, o_tr, annotate, o.jobs, o.iter, emit_job, &c,
+				    ring.cap ? NULL : out);
+		if (err != -EAGAIN)
+			goto out;
+		err = 0;	/* no thread to be had: this one does it all */
+	}
 	trace_seq_init(&q);
 	while ((ret = kt_iter__next(it, &r)) > 0) {
 		trace_seq_reset(&q);
 		idx++;
+		if (graph) {
+			/* print_trace_line(): the loss first, then the tracer's print_line() */
+			if (r.missed)
+				trace_seq_printf(&q, "CPU:%d [LOST %llu EVENTS]\n", r.cpu,
+						 (unsigned long long)r.missed);
+			else if (r.missed_unknown)
+				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", r.cpu);
+			r.missed = 0;
+			r.missed_unknown = false;
+			if (kt_fgraph__record(graph, it, &r, &q)) {
+				/* one record, any number of lines (none when hidden) */
+				err = emit_lines(&ring, out, &q);
+				if (err)
+					break;
+				continue;
+			}
+		}
+		if (classic && r.type == s->blk_type) {
+			/*
+			 * blk_tracer_print_line(): the loss first (print_trace_line()),
+			 * no context columns, no "CPU buffer started" (that is
+			 * print_trace_fmt()'s)
+			 */
+			if (r.missed)
+				trace_seq_printf(&q, "CPU:%d [LOST %llu EVENTS]\n", r.cpu,
+						 (unsigned long long)r.missed);
+			else if (r.missed_unknown)
+				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", r.cpu);
+			kt_blk__print(s, b, r.data, r.size, r.cpu, r.ts, true, &q);
+			trace_seq_putc(&q, '\n');
+			trace_seq_terminate(&q);
+			err = emit(&ring, out, q.buffer, q.len);
+			if (err)
+				break;
+			continue;
+		}
 		if (annotate && r.cpu < KT_CPUMASK_WORDS * 64 &&
 		    !(started[r.cpu / 64] & (1ULL << (r.cpu % 64)))) {
 			started[r.cpu / 64] |= 1ULL << (r.cpu % 64);
-			if (idx > 1)
+			/*
+			 * test_cpu_buff_start(): "iter->idx > 1", and s_next()
+			 * gives the first entry idx 0: the first two entries
+			 * never carry the line (the second one's CPU is still
+			 * marked started)
+			 */
+			if (idx > 2)
 				trace_seq_printf(&q, "##### CPU %d buffer started ####\n", r.cpu);
 		}
 		if (r.missed || r.missed_unknown) {
@@ -119,7 +228,7 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			if (b->ops->text(b, &r, &q) == -ENOENT)
 				b->loss.events_unknown++;
 		} else {
-			kt_output__record(s, b, o_tr, &r, &q);
+			kt_output__record(s, b, graph ? &o_plain : o_tr, &r, &q);
 		}
 		trace_seq_putc(&q, '\n');
 		trace_seq_terminate(&q);
@@ -127,10 +236,12 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		if (err)
 			break;
 	}
+	trace_seq_destroy(&q);
+out:
 	if (ret < 0 && !err)
 		err = ret;
-	trace_seq_destroy(&q);
 	kt_iter__free(it);
+	kt_fgraph__free(graph);
 	if (ring.cap) {
 		uint64_t first = ring.n > ring.cap ? ring.n - ring.cap : 0;
 

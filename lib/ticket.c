@@ -73,23 +73,6 @@ static int finish(struct ticket *t, FILE *f, const char *name, int err)
 	return err ? fail(t, err, "writing", name) : 0;
 }
 
-/*
- * What one read of @b lost, as if it were the first (a crash session may
- * have read it before): the open's counts plus what the read added since
- * @before. struct kt_loss holds only u64 counters.
- */
-static void read_loss(const struct kt_buffer *b, const struct kt_loss *before,
-		      struct kt_loss *out)
-{
-	const uint64_t *o = (const uint64_t *)&b->open_loss, *af = (const uint64_t *)&b->loss;
-	const uint64_t *bf = (const uint64_t *)before;
-	uint64_t *l = (uint64_t *)out;
-	size_t k;
-
-	for (k = 0; k < sizeof(*out) / sizeof(uint64_t); k++)
-		l[k] = o[k] + (af[k] - bf[k]);
-}
-
 static int write_text(struct ticket *t)
 {
 	struct kt_text_opts to = { .sz = sizeof(to), .header = true };
@@ -106,7 +89,7 @@ static int write_text(struct ticket *t)
 			fputc('\n', f);
 		kt_buffer__print_banner(b, f);
 		err = kt_text__write(t->s, b, f, &to);
-		read_loss(b, &before, &t->loss[i]);
+		kt_buffer__read_loss(b, &before, &t->loss[i]);
 		t->after[i] = b->loss;
 		kt_loss__print(&t->loss[i], f, "# ktrace: ");
 		if (err)
@@ -198,7 +181,7 @@ static int write_log(struct ticket *t)
 		kt_session__for_each_buffer(t->s, i, b) {
 			struct kt_loss before = tl[i];
 
-			read_loss(b, &before, &tl[i]);
+			kt_buffer__read_loss(b, &before, &tl[i]);
 		}
 	}
 	restore_loss(t);

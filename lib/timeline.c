@@ -70,6 +70,7 @@ bool kt_clock__comparable(const char *clock, const char **why)
 struct source {
 	struct kt_buffer *b;	/* NULL: the kernel log */
 	struct kt_iter *it;
+	struct kt_fgraph *graph;	/* the function graph prints this buffer */
 	struct kt_record rec;
 	const struct kt_log_record *lrec;
 	bool have;
@@ -153,11 +154,29 @@ static void print_event(struct kt_session *s, struct source *src, FILE *out,
 			fprintf(out, "CPU:%d [LOST EVENTS]\n", r->cpu);
 	}
 	trace_seq_reset(q);
-	if (src->b->ops) {
+	if (src->graph && kt_fgraph__record(src->graph, src->it, r, q)) {
+		/* whole lines (none for a record the graph hides): each marked */
+		if (q->len && q->buffer[q->len - 1] == '\n')
+			q->len--;
+		if (q->len)
+			print_lines(out, r->ts, src->b->name, width, NULL, q->buffer, q->len);
+		return;
+	}
+	if (!src->b->ops && s->blk_type && r->type == s->blk_type &&
+	    kt_blk__classic(s, src->b)) {
+		/* blk_classic: the blk tracer's own line (blk.c) */
+		kt_blk__print(s, src->b, r->data, r->size, r->cpu, r->ts, true, q);
+	} else if (src->b->ops) {
 		/* a recorder's ring (krec, --ring): its own text after the CPU */
 		trace_seq_printf(q, "[%03d] ", r->cpu);
 		if (src->b->ops->text(src->b, r, q) == -ENOENT)
 			src->b->loss.events_unknown++;
+	} else if (src->graph) {
+		/* what the graph leaves to print_trace_fmt(): as with nop */
+		struct kt_trace_opts o = *kt_opts__load(s, src->b);
+
+		o.tracer_own_output = false;
+		kt_output__record(s, src->b, &o, r, q);
 	} else {
 		kt_output__record(s, src->b, kt_opts__load(s, src->b), r, q);
 	}
@@ -206,6 +225,15 @@ int kt_timeline__write(struct kt_session *s, FILE *out, const struct kt_timeline
 				b->name, b->clock, why);
 			continue;
 		}
+		srcs[n].graph = kt_fgraph__new(s, b);
+		if (srcs[n].graph && !kt_fgraph__usable(srcs[n].graph)) {
+			kt_fgraph__free(srcs[n].graph);
+			srcs[n].graph = NULL;
+		}
+		if (!b->ops && !srcs[n].graph && kt_opts__load(s, b)->tracer_own_output)
+			kt_warn(s, "timeline: buffer %s: tracer %s prints its buffer its own way; "
+				   "the timeline prints its records as events, counted as not "
+				   "rendered", b->name, kt_opts__load(s, b)->tracer);
 		srcs[n].b = b;
 		srcs[n].it = kt_iter__new(b, &io);
 		if (!srcs[n].it) {
@@ -237,8 +265,10 @@ int kt_timeline__write(struct kt_session *s, FILE *out, const struct kt_timeline
 	if (!err && ferror(out))
 		err = -EIO;
 out:
-	for (i = 1; i <= s->nr_buffers; i++)
+	for (i = 1; i <= s->nr_buffers; i++) {
 		kt_iter__free(srcs[i].it);
+		kt_fgraph__free(srcs[i].graph);
+	}
 	free(srcs);
 	return err;
 }

@@ -121,7 +121,7 @@ boot() {
 phase() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN { printf "%.*f\n", d, b - a }'; }
 
 capture() {
-	local need_elf=
+	local need_elf= f ib
 	note "guest panicked after $(phase "$t_qemu" "$t_panic")s ($accel_name); dumping"
 	rm -f "$out"/vmcore.*
 	dump() {
@@ -145,6 +145,19 @@ capture() {
 		mkdir -p "$out/truth"
 		debugfs -R "rdump / $out/truth" "$work/truth.img" >/dev/null 2>&1 || true
 		if [ -d "$out/truth/lost+found" ]; then rmdir "$out/truth/lost+found"; fi
+		# a reproducer that wrote the last marker into ftrace's buffer
+		# (LAST_MARKER_GLOBAL of /workload.env) before saving the trace
+		: >"$out/workload.env"
+		if [ -s "$out/truth/global.trace" ] && grep -qF -- "$last_global" "$out/truth/global.trace"; then
+			q LAST_MARKER_global "$last_global" >>"$out/workload.env"
+		fi
+		# and LAST_MARKER_INSTANCE into an instance's (snap-run.sh; one the
+		# kernel command line made, persist-run.sh): NAME.trace holds it
+		for f in "$out"/truth/*.trace; do
+			ib=${f##*/} ib=${ib%.trace}
+			[ "$ib" != global ] && [ -s "$f" ] && grep -qF -- "$last_instance" "$f" &&
+				q "LAST_MARKER_$ib" "$last_instance" >>"$out/workload.env"
+		done
 	elif [ "$mode" = markers ] && { [ -n "$fixture" ] || grep -aq 'ktrace-guest: truth saved' "$out/console.log"; }; then
 		rm -rf "$out/truth"
 		mkdir -p "$out/truth"

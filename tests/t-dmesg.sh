@@ -104,9 +104,11 @@ EOF
 	"$KTRACE_BIN" -x "$VMLINUX" --timeline "$core" >"$tmp/tl" 2>"$tmp/err"
 	rc=$?
 	merged=$(sed -n '1s/.*(printk, local_clock()), \{0,1\}\(.*\) merged by time stamp$/\1/p' "$tmp/tl")
+	# the name column: as wide as the longest merged buffer's name (a
+	# snapshot buffer, NAME.snapshot, is merged too)
 	width=3
-	for inst in $INSTANCES; do
-		case "$merged" in *"buffer $inst "*) [ ${#inst} -gt $width ] && width=${#inst} ;; esac
+	for inst in $(grep -o 'buffer [^ ]* (' <<<"$merged" | cut -d' ' -f2); do
+		[ ${#inst} -gt $width ] && width=${#inst}
 	done
 	# the status of the plain text run: 10 where an option is not rendered
 	"$KTRACE_BIN" -q -x "$VMLINUX" "$core" >/dev/null 2>&1

@@ -7,14 +7,16 @@
 # (read with debugfs) must hold, in /var/crash/<stamp>/, the dump, the dmesg
 # file and ktrace's text and trace.dat, and the text must hold every line
 # of the truth in order. A second run with a corrupted profile must still
-# save the dump (the trace then comes from the dump's own BTF). Slow (minutes): it runs only with KTRACE_E2E=1 (which also
-# builds the guest) or when the guest image is already cached.
+# save the dump (the trace then comes from the dump's own BTF). Slow: ~4 min,
+# and ~5 min more the first time, to build the guest.
 [ -n "${KTRACE_SANITIZE:-}" ] && { echo "skip - the QEMU end-to-end test runs the plain build inside the guest (make check); not again under sanitizers"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
 G=$KTRACE_CACHE/kdump-guest
-if [ "${KTRACE_E2E:-}" != 1 ] && [ ! -f "$G/base.ext4" ]; then
-	echo "skip - slow QEMU test: set KTRACE_E2E=1 to build the guest ($G, ~5 min once) and run it (~4 min); it also runs whenever $G/base.ext4 exists"
+# The guest is built on first use (~5 min, then cached in $G) so a fresh
+# machine runs this test too; KTRACE_E2E=0 leaves it out on purpose.
+if [ "${KTRACE_E2E:-}" = 0 ]; then
+	echo "skip - KTRACE_E2E=0: the QEMU end-to-end kdump test is left out on request"
 	exit 77
 fi
 [ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
@@ -105,8 +107,8 @@ if [ -s "$out/run1.truth" ]; then
 else
 	nok "run 1: no truth file on the guest disk"
 fi
-kt=$(grep -o 'ktrace: saved.* in [0-9.]* s' "$con" | head -n 1)
-[ -n "$kt" ] && ok "run 1: capture kernel: '$kt'; $(grep -h '^ticket: ' "$d"/ktrace.*.log 2>/dev/null | sed 's/^ticket: //' | tr '\n' ';')"
+kt=$(grep -ao 'ktrace: saved.*' "$con" | head -n 1 | tr -d '\r')
+[ -n "$kt" ] && ok "run 1: capture kernel: '$kt'; $(grep -h '^ticket: \|^ktrace-extract: \(.* opened in\|session \|done in\)' "$d"/ktrace.*.log 2>/dev/null | sed 's/^ticket: //; s/^ktrace-extract: //' | tr '\n' ';')"
 if (cd "$d/ktrace.$stamp" && sha256sum -c --quiet manifest.sha256) >/dev/null 2>&1 &&
 	grep -q "^release: $rel$" "$d/ktrace.$stamp/summary.txt" &&
 	grep -q '^panic cpu: [0-9]' "$d/ktrace.$stamp/summary.txt"; then

@@ -23,8 +23,12 @@ if [ ! -x "$probe" ]; then
 	exit 1
 fi
 cases=()
+recipes=$(cd "$(dirname "$0")/vmcores" && pwd)
 for env in "$cache"/vmcores/*/case.env; do
-	[ -e "$env" ] && cases+=("$(dirname "$env")")
+	[ -e "$env" ] || continue
+	# this tree's cases only, not the benchmark's (EXPLICIT=1)
+	r=$recipes/$(basename "$(dirname "$env")").recipe
+	[ -f "$r" ] && ! grep -q '^EXPLICIT=1' "$r" && cases+=("$(dirname "$env")")
 done
 if [ ${#cases[@]} -eq 0 ]; then
 	echo "# skip: no vmcore fixtures in $cache/vmcores/*/case.env" \

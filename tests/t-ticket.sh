@@ -65,10 +65,41 @@ for c in $(cases); do
 	fi
 	# the kernel's own last line on the panicking CPU is in the summary
 	last=$(grep -av '^#' "$dir/truth/global.trace" | grep -aF "[$(printf %03d "$cpu")]" | tail -n1)
-	if grep -Iq . "$dir/truth/global.trace" && ! grep -aq '\[[0-9]\{3\}\]' "$dir/truth/global.trace"; then
-		skip "$c: the kernel's trace of this case has no CPU column (context-info off): no last event per CPU to compare"
-	elif ! grep -Iq . "$dir/truth/global.trace"; then
-		skip "$c: the kernel's trace of this case is binary (option bin): no text to compare"
+	if ! grep -Iq . "$dir/truth/global.trace"; then
+		skip "$c: the kernel's trace of this case is binary (option bin: pid, cpu and time stamp, then each event's own binary fields, no marker text): no last event per CPU to compare"
+	elif grep -q '^# tracer: function_graph$' "$dir/truth/global.trace"; then
+		# the graph's CPU column is " N) " (after the abstime one); the
+		# kernel's last graph line of the panicking CPU is in the summary
+		# (task-switch lines name the CPU whatever the options: not those)
+		glast=$(grep -av -e '^#' -e ' => ' "$dir/truth/global.trace" |
+			grep -aE "^( *[0-9]+\.[0-9]+ \|  )? $cpu\) " | tail -n1)
+		if [ -z "$glast" ]; then
+			skip "$c: the kernel's function_graph trace has no CPU column (funcgraph-cpu or context-info off): no last line per CPU to compare"
+		elif grep -qF -- "$glast" "$t/summary.txt"; then
+			ok "$c: summary.txt shows the kernel's last graph line on cpu $cpu"
+		else
+			nok "$c: summary.txt lacks the kernel's last graph line on cpu $cpu: '$glast'"
+		fi
+	elif grep -q '^# DEV   CPU TIMESTAMP' "$dir/truth/global.trace"; then
+		# blk_classic: the blk tracer's lines have their own CPU column,
+		# the second ("MAJ,MIN CPU SECS.NSECS PID ACT RWBS ...")
+		blast=$(grep -av '^#' "$dir/truth/global.trace" |
+			awk -v c="$cpu" '$1 ~ /^[0-9]+,[0-9]+$/ && $2 == c' | tail -n1)
+		if [ -n "$blast" ] && grep -qF -- "$blast" "$t/summary.txt"; then
+			ok "$c: summary.txt shows the kernel's last blk_classic line on cpu $cpu"
+		else
+			nok "$c: summary.txt lacks the kernel's last blk_classic line on cpu $cpu: '$blast'"
+		fi
+	elif ! grep -aq '\[[0-9]\{3\}\]' "$dir/truth/global.trace"; then
+		# no CPU column (context-info off): the markers
+		# name the CPU they were written on ("... cpuN i", taskset), so the
+		# truth's last marker of cpu N must be among the summary's last events
+		m=$(grep -ao "ktrace-marker $c cpu$cpu [0-9]*" "$dir/truth/global.trace" | tail -n1)
+		if [ -n "$m" ] && grep -q -- "$m\$" "$t/summary.txt"; then
+			ok "$c: summary.txt shows the truth's last marker of cpu $cpu ('$m'; the kernel's trace has no CPU column)"
+		else
+			nok "$c: summary.txt lacks the truth's last marker of cpu $cpu: '$m'"
+		fi
 	elif [ -n "$last" ] && grep -qF -- "$last" "$t/summary.txt"; then
 		ok "$c: summary.txt shows the truth's last event on cpu $cpu"
 	else

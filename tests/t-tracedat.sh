@@ -21,7 +21,8 @@ report_events() {
 	perl -ne '
 		BEGIN { ($want, @inst) = @ARGV; @ARGV = (); %pre = map { $_ => 1 } @inst; }
 		$buf = "global";
-		if (/^(\S+):\s/ && $pre{$1}) { $buf = $1; s/^\S+://; }
+		# (names are right-aligned to the longest one)
+		if (/^\s*(\S+):\s/ && $pre{$1}) { $buf = $1; s/^\s*\S+://; }
 		next unless $buf eq $want;
 		next unless /-(-?\d+)\s+\[(\d+)\]\s+(?:\S+\s+)?(\d+)\.(\d+):\s+([^\s:]+):/;
 		($pid, $cpu, $s, $f, $ev) = ($1, $2, $3, $4, $5);
@@ -45,7 +46,8 @@ ordered() { sort -s -k2,2n -k1,1n "$1"; }
 # compare buffer $3 of report $1 with JSON $2; $4 names the check
 compare() {
 	local rep=$1 json=$2 inst=$3 what=$4 n
-	report_events "$rep" "$inst" "$INSTANCES" >"$tmp/r.ev"
+	# every buffer name a line may start with: the snapshot buffers too
+	report_events "$rep" "$inst" "$INSTANCES $(printf '%s.snapshot ' $INSTANCES)" >"$tmp/r.ev"
 	json_events "$json" >"$tmp/j.ev"
 	ordered "$tmp/r.ev" >"$tmp/r.sorted"
 	ordered "$tmp/j.ev" >"$tmp/j.sorted"
@@ -61,10 +63,12 @@ compare() {
 	fi
 }
 
-# trace-cmd report of $1 into $2; a warning or failure is a failed check
+# trace-cmd report of $1 into $2; a warning or failure is a failed check.
+# REPORT_RAW=-R: every record in its raw form (trace-cmd's function graph
+# printer folds a leaf call's return into its entry line, as the kernel does)
 report() {
 	local dat=$1 rep=$2 what=$3
-	if ! trace-cmd report -t -i "$dat" >"$rep" 2>"$tmp/report.err"; then
+	if ! trace-cmd report $REPORT_RAW -t -i "$dat" >"$rep" 2>"$tmp/report.err"; then
 		nok "$what: trace-cmd report failed: $(head -n 3 "$tmp/report.err" | tr '\n' ' ')"
 		return 1
 	fi
@@ -88,6 +92,8 @@ for c in $(cases); do
 	. "$dir/case.env"
 	core=$dir/vmcore.elf
 	[ -f "$core" ] || { nok "$c: $core missing"; continue; }
+	REPORT_RAW=
+	grep -q '^# tracer: function_graph' "$dir"/truth/*.trace && REPORT_RAW=-R
 	for inst in $INSTANCES; do
 		extract -i "$inst" --json "$core" >"$tmp/$inst.json" ||
 			{ nok "$c/$inst: --json failed: $(tail -n 2 "$tmp/extract.err" | tr '\n' ' ')"; continue; }

@@ -117,7 +117,30 @@ static const char *const prb_anchors[] = {
 	"prb_reserve", "prb_commit", "prb_read_valid", "prb_first_valid_seq", NULL,
 };
 
+/* kernel/relay.c: relay channels (struct rchan in include/linux/relay.h) */
+static const char *const relay_types[] = { "struct rchan", "struct rchan_buf", NULL };
+static const char *const relay_anchors[] = {
+	"relay_open", "relay_switch_subbuf", "relay_flush", NULL,
+};
+
+/* kernel/trace/blktrace.c: struct blk_trace (include/linux/blktrace_api.h) */
+static const char *const blk_types[] = { "struct blk_trace", "struct blk_io_trace", NULL };
+static const char *const blk_anchors[] = {
+	"blk_trace_setup", "blk_trace_ioctl", "blk_trace_remove", NULL,
+};
+
+/* kernel/trace/trace_eprobe.c (5.15+): an eprobe and the probe it holds */
+static const char *const ep_types[] = {
+	"struct trace_eprobe", "struct trace_probe", "struct trace_probe_event", NULL,
+};
+static const char *const ep_anchors[] = {
+	"print_eprobe_event", "eprobe_register", "__trace_eprobe_create", NULL,
+};
+
 static const struct anchor_group anchor_groups[] = {
+	{ ep_types, ep_anchors },
+	{ relay_types, relay_anchors },
+	{ blk_types, blk_anchors },
 	{ prb_types, prb_anchors },
 	{ sc_types, sc_anchors },
 	{ mod_types, mod_anchors },

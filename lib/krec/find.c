@@ -27,35 +27,24 @@ struct krec_layout {
 	struct kt_member rec_id, rec_size, rec_pid, rec_args;
 };
 
-static int member(struct kt_session *s, const char *type, const char *name, struct kt_member *m)
-{
-	uint64_t off, size;
-	int err = s->t.member(s->t.priv, type, name, &off, &size);
-
-	m->present = !err;
-	m->off = (uint32_t)off;
-	m->size = (uint32_t)size;
-	return err;
-}
-
 static int probe_layout(struct kt_session *s, struct krec_layout *k)
 {
 	int err = 0;
 
-	err |= member(s, "struct krec_entry", "hlist", &k->hlist);
-	err |= member(s, "struct krec_entry", "name", &k->name);
-	err |= member(s, "struct krec_entry", "format", &k->format);
-	err |= member(s, "struct krec_entry", "id", &k->id);
-	err |= member(s, "struct krec_entry", "size", &k->size);
-	err |= member(s, "struct krec_entry", "nr_str", &k->nr_str);
-	err |= member(s, "struct krec_entry", "str_off", &k->str_off);
-	err |= member(s, "struct krec_entry", "enabled", &k->enabled);
-	err |= member(s, "struct hlist_node", "next", &k->node_next);
-	err |= member(s, "struct krec_record", "id", &k->rec_id);
-	err |= member(s, "struct krec_record", "size", &k->rec_size);
-	err |= member(s, "struct krec_record", "pid", &k->rec_pid);
-	err |= member(s, "struct krec_record", "args", &k->rec_args);
-	member(s, "struct krec_entry", "owner", &k->owner);
+	err |= kt_member__probe(s, "struct krec_entry", "hlist", &k->hlist);
+	err |= kt_member__probe(s, "struct krec_entry", "name", &k->name);
+	err |= kt_member__probe(s, "struct krec_entry", "format", &k->format);
+	err |= kt_member__probe(s, "struct krec_entry", "id", &k->id);
+	err |= kt_member__probe(s, "struct krec_entry", "size", &k->size);
+	err |= kt_member__probe(s, "struct krec_entry", "nr_str", &k->nr_str);
+	err |= kt_member__probe(s, "struct krec_entry", "str_off", &k->str_off);
+	err |= kt_member__probe(s, "struct krec_entry", "enabled", &k->enabled);
+	err |= kt_member__probe(s, "struct hlist_node", "next", &k->node_next);
+	err |= kt_member__probe(s, "struct krec_record", "id", &k->rec_id);
+	err |= kt_member__probe(s, "struct krec_record", "size", &k->rec_size);
+	err |= kt_member__probe(s, "struct krec_record", "pid", &k->rec_pid);
+	err |= kt_member__probe(s, "struct krec_record", "args", &k->rec_args);
+	kt_member__probe(s, "struct krec_entry", "owner", &k->owner);
 	return err ? -ENOENT : 0;
 }
 

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * crash> ktrace blktrace DIR: the unread part of every active blktrace as
+ * DIR/<dev>.blktrace.<cpu>, the files blkparse reads; the same files
+ * ktrace-extract --blktrace DIR writes (libktrace's kt_blktrace__write).
+ */
+#include "defs.h"
+#include <sys/stat.h>
+#include <ktrace/ktrace.h>
+#include "ktrace-crash.h"
+
+void kc_cmd_blktrace(int argc, char **argv, FILE *out)
+{
+	struct kt_relay_loss l = { 0 };
+	struct kt_session *s;
+	int err;
+
+	if (argc != 2 || argv[1][0] == '-')
+		cmd_usage(pc->curcmd, SYNOPSIS);
+	s = kc_session();
+	if (!s)
+		return;
+	if (mkdir(argv[1], 0777) && errno != EEXIST) {
+		error(INFO, "cannot create %s: %s\n", argv[1], strerror(errno));
+		return;
+	}
+	err = kt_blktrace__write(s, argv[1], out, &l);
+	if (err) {
+		error(INFO, "blktrace %s: %s\n", argv[1], kt_last_error());
+		return;
+	}
+	if (kt_relay_loss__any(&l))
+		kt_relay_loss__print(&l, out, "ktrace: ");
+}
+
+/*
+ * crash> ktrace lttng DIR: every LTTng kernel session as a CTF trace,
+ * DIR/<session>/kernel/ (kt_lttng__write_ctf(), as ktrace-extract --lttng
+ * writes it). The lttng modules' types must be known to crash first
+ * (mod -S DIR with the .ko files built with debug info).
+ */
+void kc_cmd_lttng(int argc, char **argv, FILE *out)
+{
+	struct kt_lttng_loss l = { 0 };
+	struct kt_session *s;
+	int err;
+
+	if (argc != 2 || argv[1][0] == '-')
+		cmd_usage(pc->curcmd, SYNOPSIS);
+	s = kc_session();
+	if (!s)
+		return;
+	if (mkdir(argv[1], 0777) && errno != EEXIST) {
+		error(INFO, "cannot create %s: %s\n", argv[1], strerror(errno));
+		return;
+	}
+	err = kt_lttng__write_ctf(s, argv[1], out, &l);
+	if (err) {
+		error(INFO, "lttng %s: %s\n", argv[1], kt_last_error());
+		return;
+	}
+	if (kt_lttng_loss__any(&l))
+		kt_lttng_loss__print(&l, out, "ktrace: ");
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * blktrace through relay (kernel/trace/blktrace.c): do_blk_trace_setup()
+ * opens channel "trace" in debugfs block/<dev>/ with callbacks
+ * blk_relay_callbacks and the struct blk_trace as private_data, whose
+ * rchan points back at it. Its subbuf_start() refuses to overwrite (normal
+ * mode) and counts what it then drops in blk_trace->dropped. The relay
+ * data is already blktrace's file format: struct blk_io_trace records
+ * and their pdu, never split across sub-buffers (relay_reserve()), so the
+ * unread part is copied record by record, each one checked.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../internal.h"
+#include "relay.h"
+
+/* enum of kernel/trace/blktrace.c (5.10 .. 6.12) */
+static const char *const blk_states[] = { "?", "setup", "running", "stopped" };
+
+void kt_relay__blktrace_owner(struct kt_session *s, struct kt_relay_chan *c)
+{
+	struct kt_member rchan, dev, dropped, state;
+	uint64_t cbs, v_rchan, v_dev, v_dropped, v_state = 0;
+
+	if (kt_symbol(s, "blk_relay_callbacks", &cbs) || c->cb != cbs || !c->private_data)
+		return;
+	if (kt_member__probe(s, "struct blk_trace", "rchan", &rchan) ||
+	    kt_member__probe(s, "struct blk_trace", "dev", &dev) ||
+	    kt_member__probe(s, "struct blk_trace", "dropped", &dropped))
+		goto unknown;
+	kt_member__probe(s, "struct blk_trace", "trace_state", &state);
+	if (kt_read_member(s, c->private_data, &rchan, &v_rchan) || v_rchan != c->addr ||
+	    kt_read_member(s, c->private_data, &dev, &v_dev) ||
+	    kt_read_member(s, c->private_data, &dropped, &v_dropped)) {
+		kt_warn(s, "relay: channel %s at 0x%llx has blktrace's callbacks but its struct "
+			   "blk_trace at 0x%llx is unreadable or does not point back",
+			c->base_filename, (unsigned long long)c->addr,
+			(unsigned long long)c->private_data);
+		return;
+	}
+	if (state.present)
+		kt_read_member(s, c->private_data, &state, &v_state);
+	c->blk_trace = c->private_data;
+	c->blk_dev = (uint32_t)v_dev;
+	c->loss.events_dropped = (uint32_t)v_dropped;
+	/* the kernel's dev_t: MINORBITS 20 */
+	snprintf(c->owner, sizeof(c->owner), "blktrace %s (dev %u:%u, %s)",
+		 c->parent ? c->parent : "?", c->blk_dev >> 20, c->blk_dev & 0xfffff,
+		 blk_states[v_state < 4 ? v_state : 0]);
+	return;
+unknown:
+	snprintf(c->owner, sizeof(c->owner), "blktrace (struct blk_trace unknown)");
+}
+
+struct blk_out {
+	FILE *f;
+	uint64_t records, bytes;
+	uint64_t partly_read;	/* records the reader had read part of */
+	struct kt_relay_loss *loss;
+};
+
+/*
+ * One run: whole records written, anything else counted and skipped. The
+ * records of a sub-buffer start at its start; the reader may have stopped
+ * inside one (relay_file_read() copies what fits the reader's buffer):
+ * the first record not wholly read is written whole, so the reader's file
+ * cut after its last whole record and this one join without a gap.
+ */
+static int blk_run(void *arg, const uint8_t *p, size_t len, size_t head)
+{
+	struct blk_out *o = arg;
+	size_t pos = 0, skip = 0;
+
+	while (pos < head) {
+		long r = kt_blk__record_len(p + pos, len - pos);
+
+		if (r <= 0 || pos + (size_t)r > head)
+			break;
+		pos += (size_t)r;
+	}
+	if (pos < head) {
+		long r = kt_blk__record_len(p + pos, len - pos);
+
+		if (r > 0 && pos + (size_t)r > head)
+			o->partly_read++;	/* written whole from pos */
+		else
+			pos = head;		/* no boundary found: from the reader's stop */
+	}
+	while (pos < len) {
+		long r = kt_blk__record_len(p + pos, len - pos);
+
+		if (r == -1) {
+			/* reserved, not (fully) written at the crash, or cut
+			 * by a page missing from the dump */
+			o->loss->records_cut++;
+			o->loss->bytes_skipped += len - pos;
+			break;
+		}
+		if (!r) {
+			/* resynchronise on the next magic */
+			pos++;
+			skip++;
+			continue;
+		}
+		if (skip) {
+			o->loss->bytes_skipped += skip;
+			skip = 0;
+		}
+		if (fwrite(p + pos, 1, (size_t)r, o->f) != (size_t)r)
+			return -EIO;
+		o->records++;
+		o->bytes += (uint64_t)r;
+		pos += (size_t)r;
+	}
+	o->loss->bytes_skipped += skip;
+	return 0;
+}
+
+/* a file name of the device: the debugfs directory's, if it is one */
+static void dev_name(const struct kt_relay_chan *c, char *name, size_t n)
+{
+	const char *p = c->parent;
+
+	if (p && *p && strcmp(p, ".") && strcmp(p, "..") && !strchr(p, '/') && strlen(p) < 64)
+		snprintf(name, n, "%s", p);
+	else
+		snprintf(name, n, "dev%u,%u", c->blk_dev >> 20, c->blk_dev & 0xfffff);
+}
+
+static int write_cpu(struct kt_session *s, struct kt_relay_chan *c, int buf, const char *path,
+		     FILE *log)
+{
+	struct blk_out o = { .loss = &c->loss };
+	int err;
+
+	o.f = fopen(path, "w");
+	if (!o.f)
+		return kt_err(errno, "cannot create %s: %s", path, strerror(errno));
+	err = buf < 0 ? 0 : kt_relay__read_runs(s, c, buf, blk_run, &o);
+	if (fclose(o.f) && !err)
+		err = -EIO;
+	if (err)
+		return kt_err(err, "writing %s: %s", path, strerror(-err));
+	if (log)
+		fprintf(log, "%s: %llu records, %llu bytes%s%s\n", path,
+			(unsigned long long)o.records, (unsigned long long)o.bytes,
+			o.partly_read ? " (the first partly read by blktrace)" : "",
+			buf >= 0 && c->bufs[buf].damaged ? " (its buffer was refused)" : "");
+	return 0;
+}
+
+int kt_blktrace__write(struct kt_session *s, const char *dir, FILE *log,
+		       struct kt_relay_loss *loss)
+{
+	int n = kt_session__relay_cnt(s), i, found = 0, err = 0;
+
+	if (n < 0)
+		return n;
+	for (i = 0; i < n && !err; i++) {
+		struct kt_relay_chan *c = &s->relay->chans[i];
+		int maxcpu = -1, cpu, j;
+		char name[80], path[4096];
+
+		if (!c->blk_trace)
+			continue;
+		found++;
+		dev_name(c, name, sizeof(name));
+		for (j = 0; j < c->nr_bufs; j++)
+			if (c->bufs[j].cpu > maxcpu)
+				maxcpu = c->bufs[j].cpu;
+		/* every CPU up to the last with a buffer: blkparse stops at
+		 * the first <dev>.blktrace.<cpu> missing */
+		for (cpu = 0; cpu <= maxcpu && !err; cpu++) {
+			int buf = -1;
+
+			for (j = 0; j < c->nr_bufs; j++)
+				if (c->bufs[j].cpu == cpu)
+					buf = j;
+			snprintf(path, sizeof(path), "%s/%s.blktrace.%d", dir, name, cpu);
+			err = write_cpu(s, c, buf, path, log);
+		}
+		if (loss) {
+			struct kt_relay_loss *l = &c->loss;
+
+			loss->bufs_damaged += l->bufs_damaged;
+			loss->bufs_unreadable += l->bufs_unreadable;
+			loss->subbufs_overwritten += l->subbufs_overwritten;
+			loss->bytes_unreadable += l->bytes_unreadable;
+			loss->bytes_skipped += l->bytes_skipped;
+			loss->records_cut += l->records_cut;
+			loss->events_dropped += l->events_dropped;
+		}
+	}
+	if (loss)
+		loss->list_anomalies += s->relay->loss.list_anomalies;
+	if (err)
+		return err;
+	return found ? 0 : kt_err(ENOENT, "no active blktrace in the dump (no relay channel of "
+					  "blk_relay_callbacks among %d)", n);
+}
