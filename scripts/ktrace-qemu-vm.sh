@@ -6,13 +6,16 @@
 # /dev/kvm may exist where KVM does not work: nested, QEMU aborts at the first
 # vCPU reset ("failed to set MSR 0x10a"). Probe once (a KVM guest that is
 # still running after 3 s works), cache the answer per host kernel and QEMU,
-# and fall back to TCG. KTRACE_ACCEL=tcg|kvm overrides. The TCG CPU model has
+# and fall back to TCG. Where KVM passes that probe but stops the real guest
+# ("internal-error": seen on nested hosts), boot falls back to TCG and the
+# cached answer becomes tcg. KTRACE_ACCEL=tcg|kvm overrides. The TCG CPU model has
 # 4-level paging like most machines that dump (KTRACE_CPU=max: 5-level).
 probe_kvm() {
 	local key f rc=0
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
 	key=$(printf '%s %s' "$(uname -r)" "$(qemu-system-x86_64 --version | head -n1)" | sha256sum | cut -c1-12)
 	f=$KTRACE_CACHE/accel-$key
+	accel_file=$f
 	if [ ! -s "$f" ]; then
 		mkdir -p "$KTRACE_CACHE"
 		timeout 3 qemu-system-x86_64 -accel kvm -cpu host -machine q35 -nodefaults \
@@ -21,16 +24,31 @@ probe_kvm() {
 	fi
 	[ "$(cat "$f")" = kvm ]
 }
+accel_file= accel_auto=
 accel_name=${KTRACE_ACCEL:-auto}
 if [ "$accel_name" = auto ]; then
+	accel_auto=1
 	accel_name=tcg
 	probe_kvm && accel_name=kvm
 fi
-case $accel_name in
-kvm) accel=(-accel kvm -cpu host) ;;
-tcg) accel=(-accel tcg -cpu "${KTRACE_CPU:-max,la57=off}") ;;
-*) usage_err "KTRACE_ACCEL must be auto, kvm or tcg" ;;
-esac
+set_accel() {
+	case $accel_name in
+	kvm) accel=(-accel kvm -cpu host) ;;
+	tcg) accel=(-accel tcg -cpu "${KTRACE_CPU:-max,la57=off}") ;;
+	*) usage_err "KTRACE_ACCEL must be auto, kvm or tcg" ;;
+	esac
+}
+set_accel
+
+# kvm_failed: KVM stopped the guest; with the accelerator chosen by the
+# probe, remember tcg for this host and use it from now on (status 0)
+kvm_failed() {
+	[ "$accel_name" = kvm ] && [ -n "$accel_auto" ] || return 1
+	[ -n "$accel_file" ] && echo tcg >"$accel_file"
+	note "KVM stopped the guest (internal-error) although /dev/kvm works: TCG from now on (remembered in ${accel_file:-nothing})"
+	accel_name=tcg
+	set_accel
+}
 
 # qmp CMD-JSON...: one QMP session over the unix socket; prints the replies.
 qmp() {
@@ -86,7 +104,15 @@ boot() {
 		fi
 		if [ -S "$work/qmp.sock" ]; then
 			st=$(qmp '{"execute":"query-status"}' | grep -o '"status": "[a-z-]*"' || true)
-			case $st in *guest-panicked*) t_panic=$(now); boot_result=panic; return ;; esac
+			case $st in
+			*guest-panicked*) t_panic=$(now); boot_result=panic; return ;;
+			*internal-error*)
+				if [ "$accel_name" = kvm ]; then
+					stop_qemu
+					boot_result=kvmfail
+					return
+				fi ;;
+			esac
 		fi
 		# A kernel without a pvpanic driver still says so on the console.
 		if grep -aq 'Kernel panic - not syncing' "$c" 2>/dev/null; then
