@@ -41,21 +41,40 @@ exec 8>"$KTRACE_CACHE/qemu.lock"
 flock 8
 while pgrep -f '^qemu-system-x86_64' >/dev/null; do sleep 5; done
 
-# boot NAME: run the guest on a copy of the image until the capture kernel
-# reboots (-no-reboot ends QEMU); console lines stamped with seconds
+# boot NAME [PREPARE]: run the guest on a copy of the image until the
+# capture kernel reboots (-no-reboot ends QEMU); console lines stamped with
+# seconds. TCG now and then hangs a kernel in early boot: a console silent
+# for 300 s ends that boot and it is done again on a fresh copy (twice at
+# most); the hung boot's console is kept as NAME.console.hung<try>.
 boot() {
-	local name=$1 img=$out/$1.ext4
-	cp --sparse=always "$G/base.ext4" "$img"
-	[ -n "${2:-}" ] && "$2" "$img"
-	local t0=$EPOCHREALTIME
-	timeout 1200 qemu-system-x86_64 -accel tcg -cpu max,la57=off -smp 2 -m 1G \
-		-machine q35 -nodefaults -display none -no-reboot -serial stdio \
-		-kernel "$G/vmlinuz" -initrd "$G/initrd.img" \
-		-append "root=/dev/vda rw console=ttyS0 crashkernel=256M ktrace_e2e=panic" \
-		-drive "file=$img,if=virtio,format=raw" </dev/null 2>&1 |
-		while IFS= read -r l; do
-			printf '%7.1f %s\n' "$(echo "${EPOCHREALTIME/,/.} - ${t0/,/.}" | bc)" "${l%$'\r'}"
-		done >"$out/$name.console"
+	local name=$1 img=$out/$1.ext4 try t0 qpid stalled con=$out/$1.console
+	for try in 1 2 3; do
+		cp --sparse=always "$G/base.ext4" "$img"
+		[ -n "${2:-}" ] && "$2" "$img"
+		t0=$EPOCHREALTIME
+		: >"$con"
+		(timeout 1200 qemu-system-x86_64 -accel tcg -cpu max,la57=off -smp 2 -m 1G \
+			-machine q35 -nodefaults -display none -no-reboot -serial stdio \
+			-kernel "$G/vmlinuz" -initrd "$G/initrd.img" \
+			-append "root=/dev/vda rw console=ttyS0 crashkernel=256M ktrace_e2e=panic" \
+			-drive "file=$img,if=virtio,format=raw" </dev/null 2>&1 |
+			while IFS= read -r l; do
+				printf '%7.1f %s\n' "$(echo "${EPOCHREALTIME/,/.} - ${t0/,/.}" | bc)" "${l%$'\r'}"
+			done >"$con") &
+		qpid=$!
+		stalled=
+		while kill -0 $qpid 2>/dev/null; do
+			sleep 5
+			if [ $(($(date +%s) - $(stat -c %Y "$con"))) -ge 300 ]; then
+				stalled=1
+				pkill -f -- "file=$img,if=virtio" 2>/dev/null
+			fi
+		done
+		wait $qpid 2>/dev/null
+		[ -z "$stalled" ] && break
+		mv "$con" "$con.hung$try"
+		echo "# $name: boot $try: console silent for 300 s (last: $(tail -n 1 "$con.hung$try" | cut -c1-80)); again on a fresh copy"
+	done
 	# the capture kernel ends with reboot -f: replay the ext4 journal
 	# first, debugfs does not
 	e2fsck -fy "$img" >/dev/null 2>&1
