@@ -344,6 +344,44 @@ void kt_dat__clock_text(struct kt_buffer *b, char *buf, size_t len)
  * a partly read page). The padding has a zero time delta: kbuffer adds
  * the delta of padding to its clock.
  */
+/*
+ * A discarded event (a filter or trigger dropped it after it was reserved,
+ * and it could not be taken back) stays on the page as padding that keeps
+ * its time delta (rb_event_discard() in kernel/trace/ring_buffer.c). The
+ * kernel's reader does not move its clock for padding; kbuffer adds the
+ * delta, so trace-cmd would show every later event on the page that much
+ * later (seen with hist-trigger synthetic events). Zero the delta of each
+ * such padding between @pos and @len of the data area @data (the walk was
+ * validated by kt_page__load()).
+ */
+static void zero_discard_deltas(uint8_t *data, uint32_t pos, uint32_t len)
+{
+	while (pos + 8 <= len) {
+		uint32_t hdr = kt_le32(data + pos), type_len = hdr & 0x1f;
+		uint32_t delta = hdr >> 5, arr = kt_le32(data + pos + 4);
+
+		switch (type_len) {
+		case RINGBUF_TYPE_PADDING:
+			if (!delta)
+				return;
+			hdr = RINGBUF_TYPE_PADDING;
+			memcpy(data + pos, &hdr, 4);
+			pos += 4 + arr;
+			break;
+		case RINGBUF_TYPE_TIME_EXTEND:
+		case RINGBUF_TYPE_TIME_STAMP:
+			pos += 8;
+			break;
+		case 0:
+			pos += 4 + arr;
+			break;
+		default:
+			pos += 4 + 4 * type_len;
+			break;
+		}
+	}
+}
+
 static void copy_subbuf(struct kt_dat *d, struct kt_buffer *b, const struct kt_page_cursor *cur,
 			uint32_t subbuf)
 {
@@ -353,6 +391,7 @@ static void copy_subbuf(struct kt_dat *d, struct kt_buffer *b, const struct kt_p
 
 	memcpy(out, page, subbuf);
 	memset(out + subbuf, 0, d->page_size - subbuf);
+	zero_discard_deltas(out + l->dp_data.off, cur->pos, cur->len);
 	if (cur->pos) {
 		uint32_t hdr = RINGBUF_TYPE_PADDING, len = cur->pos - 4;
 		uint64_t ts = cur->ts;
