@@ -3,6 +3,9 @@
 #ifndef KTRACE_EXTRACT_DUMP_PRIVATE_H
 #define KTRACE_EXTRACT_DUMP_PRIVATE_H
 
+/* entries in libkdumpfile's page cache (see kx_dump__open) */
+#define KX_KDUMP_CACHE 64
+
 #include <stdint.h>
 #include <libkdumpfile/kdumpfile.h>
 

@@ -95,6 +95,14 @@ again:
 	 * memory would grow with the size of the trace buffers read.
 	 */
 	kdump_set_number_attr(d->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER);
+	/*
+	 * A small page cache: with its default size libkdumpfile (0.5.1,
+	 * 0.5.4) was seen to break on a makedumpfile -d 31 dump (a page read
+	 * fine before comes back "corrupt", then a read writes through NULL);
+	 * with 64 entries it does not. Our own cache (lib/read.c) and the
+	 * read-ahead keep what is read again.
+	 */
+	kdump_set_number_attr(d->ctx, "cache.size", KX_KDUMP_CACHE);
 	ks = kdump_open_fd(d->ctx, fd);
 	/*
 	 * libkdumpfile refuses a damaged flattened file whole (a truncated

@@ -48,8 +48,8 @@ for c in $(cases); do
 			kind=${out%%:*} arg=${out#*:}
 			args=()
 			if [ "$kind" = dat ]; then args=(-o "$tmp/K.dat"); elif [ -n "$arg" ]; then args=("$arg"); fi
-			run ref -x "$VMLINUX" "${args[@]//K/ref}" "$core"; ref_rc=$rc
-			run dump "${alone[@]}" "${args[@]//K/dump}" "$core"
+			run ref -x "$VMLINUX" "${args[@]/%\/K.dat/\/ref.dat}" "$core"; ref_rc=$rc
+			run dump "${alone[@]}" "${args[@]/%\/K.dat/\/dump.dat}" "$core"
 			if [ $rc != $ref_rc ]; then
 				bad="$bad; $kind: status $rc, with DWARF $ref_rc: $(grep -v '^ktrace-extract: \(pages\|events\)' "$tmp/dump.err" | head -n 2 | tr '\n' ' ')"
 			elif [ $kind = dat ] && ! cmp -s "$tmp/ref.dat" "$tmp/dump.dat"; then
