@@ -468,6 +468,13 @@ const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *star
 	 */
 	if (lo == k->num - 1 && addr != k->addr[k->by_addr[lo]])
 		return kt_modsyms__lookup(s, addr, start, size, module);
+	/*
+	 * Of symbols at one address the kernel names the first in its table
+	 * (get_symbol_pos(): "search for the first aliased symbol"); 5.10's
+	 * __softirqentry_text_start before __do_softirq, for one
+	 */
+	while (lo && k->addr[k->by_addr[lo - 1]] == k->addr[k->by_addr[lo]])
+		lo--;
 	*start = k->addr[k->by_addr[lo]];
 	for (nx = lo + 1; nx < k->num && k->addr[k->by_addr[nx]] == *start; nx++)
 		;
