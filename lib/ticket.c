@@ -243,7 +243,9 @@ static void summary_buffer(struct ticket *t, FILE *f, int idx, struct kt_buffer 
 {
 	struct kt_iter_opts io = { .sz = sizeof(io) };
 	struct kt_text_opts to = { .sz = sizeof(to), .last = TICKET_PANIC_LAST, .iter = &io };
-	uint64_t n = 0, first = 0, last = 0, in_buffer, written, mask[KT_CPUMASK_WORDS] = { 0 };
+	uint64_t n = 0, on_cpu = 0, first = 0, last = 0, in_buffer, written;
+	uint64_t mask[KT_CPUMASK_WORDS] = { 0 };
+	long before;
 	int cpu = kt_session__panic_cpu(t->s, NULL);
 	struct kt_record r;
 	struct kt_iter *it;
@@ -256,6 +258,7 @@ static void summary_buffer(struct ticket *t, FILE *f, int idx, struct kt_buffer 
 		if (!n++)
 			first = r.ts;
 		last = r.ts;
+		on_cpu += r.cpu == cpu;
 	}
 	kt_iter__free(it);
 	fprintf(f, "  events recovered: %llu (the kernel counted %llu in the buffer, %llu written)\n",
@@ -271,12 +274,21 @@ static void summary_buffer(struct ticket *t, FILE *f, int idx, struct kt_buffer 
 	restore_loss(t);
 	if (cpu < 0 || cpu >= KT_CPUMASK_WORDS * 64)
 		return;
+	if (!on_cpu) {
+		fprintf(f, "  last events on the panicking cpu %d: none in this buffer\n", cpu);
+		return;
+	}
 	fprintf(f, "  last events on the panicking cpu %d:\n", cpu);
 	mask[cpu / 64] |= 1ull << (cpu % 64);
 	io.cpumask = mask;
 	io.cpumask_bits = KT_CPUMASK_WORDS * 64;
 	fflush(f);
+	before = ftell(f);
 	kt_text__write(t->s, b, f, &to);
+	fflush(f);
+	if (before >= 0 && ftell(f) == before)
+		fprintf(f, "    none printed: its %llu records print nothing in this "
+			   "output (as in the kernel's own)\n", (unsigned long long)on_cpu);
 	restore_loss(t);
 }
 

@@ -11,6 +11,23 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# no_cpu_line CASE CPU SUMMARY TRUTH WHAT: the kernel's trace has no WHAT
+# of the panicking CPU (nothing ran there, or only lines without a CPU
+# column): the summary must say it has none, or its last line of that CPU
+# must be a line of the kernel's trace
+no_cpu_line() {
+	local sect
+	sect=$(awk -v h="last events on the panicking cpu $2:" 'index($0, h) { on = 1; next }
+		on && (/^buffer / || /^$/) { on = 0 } on' "$3" | grep -v '^    none printed' | tail -n 1)
+	if grep -q "last events on the panicking cpu $2: none in this buffer" "$3"; then
+		ok "$1: the kernel's trace has no $5 of cpu $2, and summary.txt says the buffer has none"
+	elif [ -n "$sect" ] && grep -qxF -- "$sect" "$4"; then
+		ok "$1: the kernel's trace has no $5 with cpu $2's column; summary.txt's last line of cpu $2 is one of its lines ('${sect:0:60}')"
+	else
+		nok "$1: the kernel's trace has no $5 of cpu $2, and summary.txt neither says none nor shows one of its lines: '$sect'"
+	fi
+}
+
 for c in $(cases); do
 	dir=$VMCORES/$c
 	unset VMLINUX FORMATS RELEASE SERIES SYSTEM_MAP
@@ -85,7 +102,9 @@ for c in $(cases); do
 		# the second ("MAJ,MIN CPU SECS.NSECS PID ACT RWBS ...")
 		blast=$(grep -av '^#' "$dir/truth/global.trace" |
 			awk -v c="$cpu" '$1 ~ /^[0-9]+,[0-9]+$/ && $2 == c' | tail -n1)
-		if [ -n "$blast" ] && grep -qF -- "$blast" "$t/summary.txt"; then
+		if [ -z "$blast" ]; then
+			no_cpu_line "$c" "$cpu" "$t/summary.txt" "$dir/truth/global.trace" "blk_classic line"
+		elif grep -qF -- "$blast" "$t/summary.txt"; then
 			ok "$c: summary.txt shows the kernel's last blk_classic line on cpu $cpu"
 		else
 			nok "$c: summary.txt lacks the kernel's last blk_classic line on cpu $cpu: '$blast'"
@@ -100,7 +119,9 @@ for c in $(cases); do
 		else
 			nok "$c: summary.txt lacks the truth's last marker of cpu $cpu: '$m'"
 		fi
-	elif [ -n "$last" ] && grep -qF -- "$last" "$t/summary.txt"; then
+	elif [ -z "$last" ]; then
+		no_cpu_line "$c" "$cpu" "$t/summary.txt" "$dir/truth/global.trace" "line"
+	elif grep -qF -- "$last" "$t/summary.txt"; then
 		ok "$c: summary.txt shows the truth's last event on cpu $cpu"
 	else
 		nok "$c: summary.txt lacks the truth's last event on cpu $cpu: '$last'"
