@@ -9,21 +9,32 @@
 #include <ktrace/ktrace.h>
 #include "ktrace-crash.h"
 
+/* ktrace CMD DIR: the session, with DIR made (NULL, said, on failure) */
+static struct kt_session *dir_session(int argc, char **argv)
+{
+	struct kt_session *s;
+
+	if (argc != 2 || argv[1][0] == '-')
+		cmd_usage(pc->curcmd, SYNOPSIS);
+	s = kc_session();
+	if (!s)
+		return NULL;
+	if (mkdir(argv[1], 0777) && errno != EEXIST) {
+		error(INFO, "cannot create %s: %s\n", argv[1], strerror(errno));
+		return NULL;
+	}
+	return s;
+}
+
 void kc_cmd_blktrace(int argc, char **argv, FILE *out)
 {
 	struct kt_relay_loss l = { 0 };
 	struct kt_session *s;
 	int err;
 
-	if (argc != 2 || argv[1][0] == '-')
-		cmd_usage(pc->curcmd, SYNOPSIS);
-	s = kc_session();
+	s = dir_session(argc, argv);
 	if (!s)
 		return;
-	if (mkdir(argv[1], 0777) && errno != EEXIST) {
-		error(INFO, "cannot create %s: %s\n", argv[1], strerror(errno));
-		return;
-	}
 	err = kt_blktrace__write(s, argv[1], out, &l);
 	if (err) {
 		error(INFO, "blktrace %s: %s\n", argv[1], kt_last_error());
@@ -45,15 +56,9 @@ void kc_cmd_lttng(int argc, char **argv, FILE *out)
 	struct kt_session *s;
 	int err;
 
-	if (argc != 2 || argv[1][0] == '-')
-		cmd_usage(pc->curcmd, SYNOPSIS);
-	s = kc_session();
+	s = dir_session(argc, argv);
 	if (!s)
 		return;
-	if (mkdir(argv[1], 0777) && errno != EEXIST) {
-		error(INFO, "cannot create %s: %s\n", argv[1], strerror(errno));
-		return;
-	}
 	err = kt_lttng__write_ctf(s, argv[1], out, &l);
 	if (err) {
 		error(INFO, "lttng %s: %s\n", argv[1], kt_last_error());
