@@ -83,7 +83,34 @@ for c in $(cases); do
 	# the kernel's own last line on the panicking CPU is in the summary
 	last=$(grep -av '^#' "$dir/truth/global.trace" | grep -aF "[$(printf %03d "$cpu")]" | tail -n1)
 	if ! grep -Iq . "$dir/truth/global.trace"; then
-		skip "$c: the kernel's trace of this case is binary (option bin: pid, cpu and time stamp, then each event's own binary fields, no marker text): no last event per CPU to compare"
+		# option bin: after the text header, each entry is pid, cpu (s32
+		# each) and time stamp (u64, ns), then the event's binary output,
+		# here "type: N" lines; the summary's last line of the panicking
+		# CPU (global buffer) must be that entry: its pid and time (us,
+		# rounded as the kernel's ns2usecs does)
+		blast=$(perl -e 'local $/; my $d = <STDIN>; my $i = 0;
+			$i = index($d, "\n", $i) + 1 while substr($d, $i, 1) eq "#";
+			my ($n, $last) = (0, "");
+			while ($i + 16 <= length($d)) {
+				my ($pid, $cpu, $ts) = unpack("l<l<Q<", substr($d, $i, 16));
+				my $j = index($d, "\n", $i + 16);
+				last if $j < 0;
+				$i = $j + 1; $n++;
+				next if $cpu != $ARGV[0];
+				my $us = int(($ts + 500) / 1000);
+				$last = sprintf("%d %d.%06d", $pid, $us / 1000000, $us % 1000000);
+			}
+			print "$n $last\n"' "$cpu" <"$dir/truth/global.trace")
+		read -r bn bpid bts <<<"$blast"
+		sline=$(awk -v h="last events on the panicking cpu $cpu:" 'index($0, h) { on = 1; next }
+			on && (/^buffer / || /^$/) { exit } on' "$t/summary.txt" | tail -n 1)
+		if [ -z "$bts" ]; then
+			nok "$c: no entry of cpu $cpu in the kernel's binary trace ($bn entries)"
+		elif [[ $sline == *"-$bpid "*" $bts: "* ]]; then
+			ok "$c: the kernel's trace is binary (option bin, $bn entries): its last entry of cpu $cpu (pid $bpid at $bts) is summary.txt's last line of that cpu"
+		else
+			nok "$c: the kernel's binary trace ends cpu $cpu with pid $bpid at $bts; summary.txt's last line of that cpu: '$sline'"
+		fi
 	elif grep -q '^# tracer: function_graph$' "$dir/truth/global.trace"; then
 		# the graph's CPU column is " N) " (after the abstime one); the
 		# kernel's last graph line of the panicking CPU is in the summary
@@ -91,7 +118,20 @@ for c in $(cases); do
 		glast=$(grep -av -e '^#' -e ' => ' "$dir/truth/global.trace" |
 			grep -aE "^( *[0-9]+\.[0-9]+ \|  )? $cpu\) " | tail -n1)
 		if [ -z "$glast" ]; then
-			skip "$c: the kernel's function_graph trace has no CPU column (funcgraph-cpu or context-info off): no last line per CPU to compare"
+			# no CPU column (funcgraph-cpu or context-info off): the
+			# summary's lines of that cpu (global buffer) must be lines of
+			# the kernel's trace, in its order
+			awk -v h="last events on the panicking cpu $cpu:" 'index($0, h) { on = 1; next }
+				on && (/^buffer / || /^$/) { exit } on && !/^    none printed/' \
+				"$t/summary.txt" >"$tmp/gsect"
+			why=$(awk 'BEGIN { n = 0; i = 0 } NR == FNR { w[n++] = $0; next } i < n && $0 == w[i] { i++ }
+				END { if (n == 0) print "no line"; else if (i < n) printf "line %d of %d not in the kernel'"'"'s trace in order: %s", i + 1, n, w[i] }' \
+				"$tmp/gsect" "$dir/truth/global.trace")
+			if [ -z "$why" ]; then
+				ok "$c: the kernel's function_graph trace has no CPU column; summary.txt's $(wc -l <"$tmp/gsect") lines of cpu $cpu are lines of it, in order"
+			else
+				nok "$c: the kernel's function_graph trace has no CPU column; summary.txt's lines of cpu $cpu: $why"
+			fi
 		elif grep -qF -- "$glast" "$t/summary.txt"; then
 			ok "$c: summary.txt shows the kernel's last graph line on cpu $cpu"
 		else
