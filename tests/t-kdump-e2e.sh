@@ -1,7 +1,8 @@
 #!/bin/bash
-# End to end on Debian 12 in QEMU (TCG, 2 vCPUs, 1 GiB, crashkernel=256M):
-# a guest with the 6.1 cloud kernel, kdump-tools and ktrace's integration
-# (kdump-hooks/tests/make-guest) boots, loads the capture kernel, traces a
+# End to end on Debian 12 in QEMU (TCG, 2 vCPUs, 1 GiB, crashkernel=256M);
+# KTRACE_E2E_SUITE=trixie: on Debian 13 (tests/t-kdump-e2e-trixie.sh).
+# A guest with the release's cloud kernel (6.1, 6.12), its kdump-tools and
+# ktrace's packages built for it (kdump-hooks/tests/make-guest) boots, loads the capture kernel, traces a
 # workload with markers, saves the kernel's own trace file, panics. The
 # capture kernel runs kdump-tools-dump.service; afterwards the guest disk
 # (read with debugfs) must hold, in /var/crash/<stamp>/, the dump, the dmesg
@@ -12,7 +13,12 @@
 [ -n "${KTRACE_SANITIZE:-}" ] && { echo "skip - the QEMU end-to-end test runs the plain build inside the guest (make check); not again under sanitizers"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
-G=$KTRACE_CACHE/kdump-guest
+suite=${KTRACE_E2E_SUITE:-bookworm}
+case $suite in
+bookworm) G=$KTRACE_CACHE/kdump-guest ;;
+trixie) G=$KTRACE_CACHE/kdump-guest-trixie ;;
+*) echo "KTRACE_E2E_SUITE: bookworm or trixie, not '$suite'" >&2; exit 2 ;;
+esac
 # The guest is built on first use (~5 min, then cached in $G) so a fresh
 # machine runs this test too; KTRACE_E2E=0 leaves it out on purpose.
 if [ "${KTRACE_E2E:-}" = 0 ]; then
@@ -26,7 +32,7 @@ for t in qemu-system-x86_64 debugfs mkfs.ext4; do
 done
 # (re)built only when the packages (scripts/build-debs) or kdump-hooks/tests/ changed
 mkdir -p "$G" || { nok "cannot create $G"; finish; }
-"$top/kdump-hooks/tests/make-guest" 2>"$G/make-guest.err" ||
+"$top/kdump-hooks/tests/make-guest" --suite "$suite" 2>"$G/make-guest.err" ||
 	{ nok "make-guest: $(tail -n 3 "$G/make-guest.err")"; finish; }
 [ "$(grep -c ' installed$' "$G/packages" 2>/dev/null)" = 3 ] &&
 	ok "guest: installed with apt: $(cut -d' ' -f1,2 "$G/packages" | tr '\n' ' ')" ||
@@ -159,4 +165,29 @@ if [ -n "$d" ] && [ -f "$d/dump.$stamp" ] && [ -f "$d/dmesg.$stamp" ] &&
 else
 	nok "run 2 (corrupted profile): /var/crash: $(ls -R "$out/run2.crash" 2>&1 | tr '\n' ' '); $(grep ktrace "$con" | tail -n 3 | tr '\n' '|')"
 fi
+
+# --- purge: in a copy of the guest's tree (the packages as apt installed
+# them), dpkg --purge leaves no file of ktrace and kdump-tools as it was --
+P=$out/purge-root
+rm -rf "$P"
+cp -a "$G/rootfs" "$P"
+in_p() { chroot "$P" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"; }
+kd_before=$(in_p dpkg-query -W -f='${Status} ${Version}' kdump-tools)
+if in_p dpkg --purge ktrace-kdump-tools ktrace-kdump-common ktrace >"$out/purge.log" 2>&1; then
+	# (the test's own workload and unit are named ktrace-e2e: not ktrace's)
+	left=$(cd "$P" && find . -xdev \( -path ./proc -o -path ./tmp \) -prune -o -iname '*ktrace*' -print |
+		grep -v 'ktrace-e2e' | head -n 5 | tr '\n' ' ')
+	kd_after=$(in_p dpkg-query -W -f='${Status} ${Version}' kdump-tools)
+	if [ -n "$left" ]; then
+		nok "purge: left $left"
+	elif [ "$kd_after" != "$kd_before" ] || ! in_p dpkg --verify kdump-tools >/dev/null 2>&1 ||
+		! in_p kdump-config show >/dev/null 2>&1; then
+		nok "purge: kdump-tools '$kd_after' (before '$kd_before'): $(in_p dpkg --verify kdump-tools 2>&1 | head -n 2 | tr '\n' ' ')"
+	else
+		ok "purge of ktrace-kdump-tools ktrace-kdump-common ktrace: no path named ktrace left; kdump-tools $kd_after, dpkg --verify clean, kdump-config show runs"
+	fi
+else
+	nok "dpkg --purge: $(grep -iE 'error|warning' "$out/purge.log" | head -n 3 | tr '\n' ' ')"
+fi
+rm -rf "$P"
 finish
