@@ -18,6 +18,11 @@
  * kernel built without LTO, and offsets into .debug_abbrev, .debug_str
  * and the other sections stay valid. Only the pages of the units read
  * and of the strings and abbreviations they use become resident.
+ *
+ * A walk over every unit (the slow path of types for a name no anchor
+ * finds) reads .debug_info through a read-only mapping of its own, and
+ * gives back the pages of the units it has left behind: clean pages of
+ * a file, read again from it if a DIE kept in the index is asked for.
  */
 #include <byteswap.h>
 #include <endian.h>
@@ -26,6 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
 #include "dwarf-unit.h"
 
@@ -57,7 +64,13 @@ struct kx_dunits {
 	size_t names_len, shstrtab_name;
 	struct dunit *units;
 	size_t nunits, units_cap;
+	/* .debug_info's place in the file; 0 when decompressed in memory */
+	uint64_t info_file_off;
+	/* the walk over every unit: its handle, image and mapping */
 	Dwarf *all;
+	Elf *all_elf;
+	char *all_map;
+	size_t all_map_len, all_skew, all_released;
 };
 
 static uint64_t get_uint(const struct kx_dunits *u, const unsigned char *p,
@@ -140,6 +153,9 @@ static int collect_sections(struct kx_dunits *u)
 		if (!strcmp(name, ".debug_info")) {
 			s->is_info = 1;
 			u->info = s->data;
+			if (!(shdr.sh_flags & SHF_COMPRESSED) && name != plain &&
+			    gelf_getshdr(scn, &shdr) && shdr.sh_offset)
+				u->info_file_off = shdr.sh_offset;
 		} else if (!strcmp(name, ".debug_aranges")) {
 			u->aranges = s->data;
 		}
@@ -188,14 +204,61 @@ void kx_dunits__close(struct kx_dunits *u)
 	free(u->units);
 	if (u->all)
 		dwarf_end(u->all);
+	if (u->all_elf)
+		elf_end(u->all_elf);
+	if (u->all_map)
+		munmap(u->all_map, u->all_map_len);
 	free(u);
 }
 
+static Elf *unit_image(struct kx_dunits *u, const char *info, uint64_t size);
+
 Dwarf *kx_dunits__all(struct kx_dunits *u)
 {
-	if (!u->all)
-		u->all = dwarf_begin_elf(u->elf, DWARF_C_READ, NULL);
+	long page = sysconf(_SC_PAGESIZE);
+	void *map;
+
+	if (u->all)
+		return u->all;
+	if (u->info_file_off && page > 0) {
+		u->all_skew = u->info_file_off % (uint64_t)page;
+		u->all_map_len = u->all_skew + u->info->d_size;
+		map = mmap(NULL, u->all_map_len, PROT_READ, MAP_PRIVATE, u->fd,
+			   (off_t)(u->info_file_off - u->all_skew));
+		if (map != MAP_FAILED) {
+			u->all_map = map;
+			u->all_elf = unit_image(u, u->all_map + u->all_skew, u->info->d_size);
+			if (u->all_elf)
+				u->all = dwarf_begin_elf(u->all_elf, DWARF_C_READ, NULL);
+			if (u->all)
+				return u->all;
+			if (u->all_elf)
+				elf_end(u->all_elf);
+			munmap(u->all_map, u->all_map_len);
+			u->all_elf = NULL;
+			u->all_map = NULL;
+		}
+	}
+	u->all = dwarf_begin_elf(u->elf, DWARF_C_READ, NULL);
 	return u->all;
+}
+
+void kx_dunits__release(struct kx_dunits *u, uint64_t off)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t end;
+
+	if (!u->all_map || page <= 0)
+		return;
+	end = u->all_skew + off;
+	if (end > u->all_map_len)
+		end = u->all_map_len;
+	end -= end % (size_t)page;
+	if (end <= u->all_released)
+		return;
+	/* our own PROT_READ, MAP_PRIVATE mapping of the file: never written */
+	if (!madvise(u->all_map + u->all_released, end - u->all_released, MADV_DONTNEED))
+		u->all_released = end;
 }
 
 /*

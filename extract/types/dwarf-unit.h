@@ -32,5 +32,10 @@ int kx_dunits__at_addr(struct kx_dunits *u, uint64_t addr, Dwarf_Die *cudie,
 
 /* A handle on all of .debug_info, made on first use, for walks over every unit */
 Dwarf *kx_dunits__all(struct kx_dunits *u);
+/*
+ * A walk with kx_dunits__all() is past @off of .debug_info: the pages
+ * before it may leave memory (DIEs there stay valid, read again).
+ */
+void kx_dunits__release(struct kx_dunits *u, uint64_t off);
 
 #endif /* KTRACE_EXTRACT_TYPES_DWARF_UNIT_H */

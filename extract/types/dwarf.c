@@ -253,6 +253,7 @@ static int index_all(struct kx_types *t)
 			if (ret)
 				return ret;
 		}
+		kx_dunits__release(t->units, next);
 		off = next;
 	}
 	t->all_indexed = 1;
