@@ -213,7 +213,7 @@ static enum kx_error open_vmlinux(struct kx_dump *d,
 		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DEBUGINFO;
 	}
 	kx_vmlinux__read_release(&d->vml, d->symtab);
-	ret = kx_types__open(d->vml.elf, d->symtab,
+	ret = kx_types__open(d->vml.elf, d->vml.fd, d->symtab,
 			     opts->verbose ? stderr : NULL, &d->types);
 	if (ret) {
 		kx_set_msg(msg, msglen, "vmlinux %s: %s", d->vml.path,

@@ -140,8 +140,8 @@ int kx_psource__dwarf(struct kx_psource *src, const char *vmlinux, int verbose,
 		goto out;
 	}
 	kx_vmlinux__read_release(&ds->vml, ds->symtab);
-	ret = kx_types__open(ds->vml.elf, ds->symtab, verbose ? stderr : NULL,
-			     &ds->types);
+	ret = kx_types__open(ds->vml.elf, ds->vml.fd, ds->symtab,
+			     verbose ? stderr : NULL, &ds->types);
 	if (ret) {
 		snprintf(msg, msglen, "vmlinux %s: %s", vmlinux,
 			 ret == -ENOENT ? "no DWARF (.debug_info)" : strerror(-ret));

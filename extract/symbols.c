@@ -2,10 +2,13 @@
 /*
  * Symbols of the crashed kernel, from the vmlinux ELF .symtab.
  *
- * A distribution vmlinux has about 150,000 symbols; the core asks for a
- * few dozen. One pass over .symtab fills an open-addressing hash table
- * keyed by name (names point into libelf's mapping of the file, nothing
- * is copied), so that a lookup costs one hash and a probe or two.
+ * A distribution vmlinux has 110,000 to 190,000 symbols; the core asks
+ * for a few dozen. One pass over .symtab fills an open-addressing hash
+ * table keyed by name, so that a lookup costs one hash and a probe or
+ * two. A slot holds only the symbol's index in .symtab and the hash of
+ * its name (8 bytes: 4 MB for 6.12's table, where copies of name,
+ * address and binding took 12 MB); the rest is read from .symtab, which
+ * libelf maps and does not copy.
  *
  * Static variables such as global_trace are local symbols, so locals are
  * indexed too. Names that several locals share (e.g. "__key") are
@@ -19,14 +22,15 @@
 #include "symbols.h"
 
 struct kx_sym {
-	const char *name;
-	uint64_t addr;
+	uint32_t index;		/* in .symtab; 0 (the null symbol): empty slot */
 	uint32_t hash;
-	uint8_t rank;		/* 3 global, 2 weak, 1 local, 0 empty slot */
-	uint8_t relocatable;
 };
 
 struct kx_symtab {
+	Elf *elf;
+	Elf_Data *syms;
+	size_t strndx;		/* section of the names */
+	size_t fixed_shndx;	/* see section_fixed() */
 	struct kx_sym *slots;
 	size_t mask;		/* capacity - 1, capacity a power of two */
 	size_t count;
@@ -56,27 +60,40 @@ static uint8_t bind_rank(unsigned char bind)
 	}
 }
 
-static void symtab_insert(struct kx_symtab *st, const char *name,
-			  uint64_t addr, uint8_t rank, uint8_t relocatable)
+/* The symbol of slot @s and its name; NULL when .symtab cannot say */
+static const char *slot_sym(const struct kx_symtab *st, const struct kx_sym *s,
+			    GElf_Sym *sym)
+{
+	if (!gelf_getsym(st->syms, (int)s->index, sym))
+		return NULL;
+	return elf_strptr(st->elf, st->strndx, sym->st_name);
+}
+
+static int symtab_insert(struct kx_symtab *st, uint32_t index, const char *name,
+			 unsigned char bind)
 {
 	uint32_t h = name_hash(name);
 	size_t i = h & st->mask;
 
 	for (;;) {
 		struct kx_sym *s = &st->slots[i];
+		const char *sname;
+		GElf_Sym sym;
 
-		if (!s->rank) {
-			*s = (struct kx_sym){ name, addr, h, rank, relocatable };
+		if (!s->index) {
+			*s = (struct kx_sym){ index, h };
 			st->count++;
-			return;
+			return 0;
 		}
-		if (s->hash == h && !strcmp(s->name, name)) {
-			if (rank > s->rank) {
-				s->addr = addr;
-				s->rank = rank;
-				s->relocatable = relocatable;
+		if (s->hash == h) {
+			sname = slot_sym(st, s, &sym);
+			if (!sname)
+				return -EIO;
+			if (!strcmp(sname, name)) {
+				if (bind_rank(bind) > bind_rank(GELF_ST_BIND(sym.st_info)))
+					s->index = index;
+				return 0;
 			}
-			return;
 		}
 		i = (i + 1) & st->mask;
 	}
@@ -123,10 +140,16 @@ int kx_symtab__load(Elf *elf, struct kx_symtab **out)
 	if (!data)
 		return -EIO;
 	nsyms = symshdr.sh_size / symshdr.sh_entsize;
+	if (nsyms > UINT32_MAX)
+		return -EIO;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
+	st->elf = elf;
+	st->syms = data;
+	st->strndx = symshdr.sh_link;
+	st->fixed_shndx = fixed_shndx;
 	/* load factor at most 1/2 */
 	for (cap = 1024; cap < 2 * nsyms; cap <<= 1)
 		;
@@ -153,10 +176,9 @@ int kx_symtab__load(Elf *elf, struct kx_symtab **out)
 		name = elf_strptr(elf, symshdr.sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		symtab_insert(st, name, sym.st_value,
-			      bind_rank(GELF_ST_BIND(sym.st_info)),
-			      sym.st_shndx != SHN_ABS &&
-			      sym.st_shndx != fixed_shndx);
+		ret = symtab_insert(st, (uint32_t)i, name, GELF_ST_BIND(sym.st_info));
+		if (ret)
+			goto out;
 	}
 	*out = st;
 	st = NULL;
@@ -182,14 +204,20 @@ int kx_symtab__lookup(const struct kx_symtab *st, const char *name,
 
 	for (;;) {
 		const struct kx_sym *s = &st->slots[i];
+		const char *sname;
+		GElf_Sym sym;
 
-		if (!s->rank)
+		if (!s->index)
 			return -ENOENT;
-		if (s->hash == h && !strcmp(s->name, name)) {
-			*addr = s->addr;
-			if (relocatable)
-				*relocatable = s->relocatable;
-			return 0;
+		if (s->hash == h) {
+			sname = slot_sym(st, s, &sym);
+			if (sname && !strcmp(sname, name)) {
+				*addr = sym.st_value;
+				if (relocatable)
+					*relocatable = sym.st_shndx != SHN_ABS &&
+						       sym.st_shndx != st->fixed_shndx;
+				return 0;
+			}
 		}
 		i = (i + 1) & st->mask;
 	}

@@ -16,8 +16,10 @@
 struct kx_symtab;
 
 /*
- * Build the name index of @elf's .symtab. Return 0, or -ENOENT when the
- * file has no .symtab, -EIO when it cannot be read, -ENOMEM.
+ * Build the name index of @elf's .symtab; the index reads names and
+ * addresses from @elf, which must stay open until kx_symtab__free().
+ * Return 0, or -ENOENT when the file has no .symtab, -EIO when it cannot
+ * be read, -ENOMEM.
  */
 int kx_symtab__load(Elf *elf, struct kx_symtab **out);
 void kx_symtab__free(struct kx_symtab *st);

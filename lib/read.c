@@ -133,6 +133,7 @@ int kt_read_string(struct kt_session *s, uint64_t addr, size_t max, char **out)
 		const uint8_t *page;
 		char tmp[4096];
 		const char *nul;
+		size_t take;
 
 		if (chunk > max - len)
 			chunk = max - len;
@@ -154,10 +155,12 @@ int kt_read_string(struct kt_session *s, uint64_t addr, size_t max, char **out)
 			}
 		}
 		nul = memchr(tmp, 0, chunk);
-		if (len + chunk + 1 > cap) {
+		/* grow for what the string holds, not for the page's rest */
+		take = nul ? (size_t)(nul - tmp) : chunk;
+		if (len + take + 1 > cap) {
 			char *n;
 
-			while (len + chunk + 1 > cap)
+			while (len + take + 1 > cap)
 				cap *= 2;
 			n = realloc(buf, cap);
 			if (!n) {
@@ -166,15 +169,13 @@ int kt_read_string(struct kt_session *s, uint64_t addr, size_t max, char **out)
 			}
 			buf = n;
 		}
+		memcpy(buf + len, tmp, take);
+		len += take;
 		if (nul) {
-			memcpy(buf + len, tmp, nul - tmp);
-			len += nul - tmp;
 			buf[len] = 0;
 			*out = buf;
 			return 0;
 		}
-		memcpy(buf + len, tmp, chunk);
-		len += chunk;
 	}
 	free(buf);
 	return -E2BIG;

@@ -7,11 +7,11 @@
  * seconds. The types the tracing core needs are private to a few files
  * (struct ring_buffer_per_cpu to kernel/trace/ring_buffer.c, struct
  * trace_array to kernel/trace/trace.h), so we find the unit that defines
- * them from the address of a function defined in the same file:
- * dwarf_addrdie() looks the address up in .debug_aranges. Only that
- * unit's top-level DIEs are read, and every named type and enumerator
- * met there is remembered, so the next question about the same file
- * costs a hash lookup.
+ * them from the address of a function defined in the same file, looked
+ * up in .debug_aranges (dwarf-unit.c). Only that unit is read, through a
+ * libdw handle of its own, and every named type and enumerator met at
+ * its top is remembered, so the next question about the same file costs
+ * a hash lookup.
  *
  * A type listed in anchor_groups[] is searched only in its anchors'
  * units: these are the files that define it, so not finding it there
@@ -29,6 +29,7 @@
 
 #include "dwarf.h"
 #include "dwarf-index.h"
+#include "dwarf-unit.h"
 #include "symbols.h"
 
 /*
@@ -158,11 +159,11 @@ static const char *const any_anchors[] = {
 };
 
 struct kx_types {
-	Dwarf *dw;
+	struct kx_dunits *units;
 	const struct kx_symtab *st;
 	FILE *log;
 	struct kx_dindex index;
-	/* offsets of the unit DIEs already indexed */
+	/* .debug_info offsets of the unit DIEs already indexed */
 	uint64_t *cus;
 	size_t ncus, cus_cap;
 	int all_indexed;
@@ -186,10 +187,9 @@ static int cu_seen(const struct kx_types *t, uint64_t off)
 	return 0;
 }
 
-/* Index the named top-level types and all enumerators of @cudie. */
-static int index_cu(struct kx_types *t, Dwarf_Die *cudie)
+/* Index the named top-level types and all enumerators of @cudie, at @off. */
+static int index_cu(struct kx_types *t, Dwarf_Die *cudie, uint64_t off)
 {
-	uint64_t off = dwarf_dieoffset(cudie);
 	int ret;
 
 	if (cu_seen(t, off))
@@ -214,17 +214,18 @@ static int index_cu(struct kx_types *t, Dwarf_Die *cudie)
 static int index_anchor(struct kx_types *t, const char *anchor)
 {
 	Dwarf_Die cudie;
-	uint64_t addr;
+	uint64_t addr, off;
 	double t0 = now_ms();
 	int ret;
 
 	if (kx_symtab__lookup(t->st, anchor, &addr, NULL))
 		return 0;
-	if (!dwarf_addrdie(t->dw, addr, &cudie))
+	ret = kx_dunits__at_addr(t->units, addr, &cudie, &off);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	if (cu_seen(t, off))
 		return 0;
-	if (cu_seen(t, dwarf_dieoffset(&cudie)))
-		return 0;
-	ret = index_cu(t, &cudie);
+	ret = index_cu(t, &cudie, off);
 	if (!ret && t->log)
 		fprintf(t->log, "types: read unit %s (anchor %s) in %.1f ms\n",
 			dwarf_diename(&cudie) ?: "?", anchor, now_ms() - t0);
@@ -236,18 +237,23 @@ static int index_all(struct kx_types *t)
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	double t0 = now_ms();
+	Dwarf *dw;
 	int ret;
 
 	if (t->all_indexed)
 		return 0;
-	while (!dwarf_nextcu(t->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+	dw = kx_dunits__all(t->units);
+	if (!dw)
+		return -EIO;
+	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
 		Dwarf_Die cudie;
 
-		if (dwarf_offdie(t->dw, off + hsize, &cudie)) {
-			ret = index_cu(t, &cudie);
+		if (!cu_seen(t, off + hsize) && dwarf_offdie(dw, off + hsize, &cudie)) {
+			ret = index_cu(t, &cudie, off + hsize);
 			if (ret)
 				return ret;
 		}
+		kx_dunits__release(t->units, next);
 		off = next;
 	}
 	t->all_indexed = 1;
@@ -340,12 +346,10 @@ static int lookup_type(struct kx_types *t, const char *type, Dwarf_Die *die)
 	return lookup(t, KX_DTYPEDEF, type, type, die);
 }
 
-int kx_types__open(Elf *elf, const struct kx_symtab *st, FILE *log,
+int kx_types__open(Elf *elf, int fd, const struct kx_symtab *st, FILE *log,
 		   struct kx_types **out)
 {
 	struct kx_types *t;
-	Dwarf_Off next;
-	size_t hsize;
 	int ret;
 
 	*out = NULL;
@@ -354,12 +358,9 @@ int kx_types__open(Elf *elf, const struct kx_symtab *st, FILE *log,
 		return -ENOMEM;
 	t->st = st;
 	t->log = log;
-	t->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-	if (!t->dw ||
-	    dwarf_nextcu(t->dw, 0, &next, &hsize, NULL, NULL, NULL)) {
-		ret = -ENOENT;
+	ret = kx_dunits__open(elf, fd, &t->units);
+	if (ret)
 		goto out;
-	}
 	ret = kx_dindex__init(&t->index);
 	if (ret)
 		goto out;
@@ -375,8 +376,7 @@ void kx_types__close(struct kx_types *t)
 	if (!t)
 		return;
 	kx_dindex__fini(&t->index);
-	if (t->dw)
-		dwarf_end(t->dw);
+	kx_dunits__close(t->units);
 	free(t->cus);
 	free(t);
 }
@@ -446,13 +446,17 @@ int kx_types__enumerator_at(struct kx_types *t, const char *name, uint64_t addr,
 {
 	Dwarf_Die die, cudie;
 	double t0 = now_ms();
+	uint64_t off;
 	int ret;
 
 	if (!kx_dindex__find(&t->index, KX_DENUMERATOR, name, &die))
 		return enumerator_value(&die, value);
-	if (!dwarf_addrdie(t->dw, addr, &cudie) || cu_seen(t, dwarf_dieoffset(&cudie)))
+	ret = kx_dunits__at_addr(t->units, addr, &cudie, &off);
+	if (ret == -ENOENT || (!ret && cu_seen(t, off)))
 		return -ENOENT;
-	ret = index_cu(t, &cudie);
+	if (ret)
+		return ret;
+	ret = index_cu(t, &cudie, off);
 	if (ret)
 		return ret;
 	if (t->log)

@@ -16,12 +16,12 @@ struct kx_types;
 
 /*
  * Read the DWARF of @elf (a vmlinux, or a separate debug file: only the
- * .debug_* sections are used). @st gives the link-time addresses of the
+ * .debug_* sections are used), opened read-only on @fd. @st gives the link-time addresses of the
  * anchor functions. @log, when not NULL, receives one line per resolved
  * type and the time it took. Return 0, -ENOENT when @elf has no DWARF,
  * -ENOMEM.
  */
-int kx_types__open(Elf *elf, const struct kx_symtab *st, FILE *log,
+int kx_types__open(Elf *elf, int fd, const struct kx_symtab *st, FILE *log,
 		   struct kx_types **out);
 void kx_types__close(struct kx_types *t);
 
