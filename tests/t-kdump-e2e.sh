@@ -89,6 +89,7 @@ boot() {
 	# rdump makes $name.crash/crash/
 	debugfs -R "rdump /var/crash $out/$name.crash" "$img" >/dev/null 2>&1
 	debugfs -R "dump /var/lib/ktrace-e2e/truth.trace $out/$name.truth" "$img" >/dev/null 2>&1
+	debugfs -R "dump /var/lib/ktrace-e2e/buffer_size_kb $out/$name.buffer_size_kb" "$img" >/dev/null 2>&1
 }
 # seconds at the first console line matching PATTERN (after line SKIP)
 at() { awk -v p="$1" -v s="${2:-0}" 'NR > s && $0 ~ p { print $1; exit }' "$3"; }
@@ -104,7 +105,7 @@ t_saved=$(at 'saved vmcore in' 0 "$con")
 grep -q "wrote .*profiles/$rel.profile (--btf /sys/kernel/btf/vmlinux" "$G/first-boot.console" &&
 	ok "first boot of the guest: ktrace-profile-update --running made the profile from /sys/kernel/btf/vmlinux and /proc/kallsyms" ||
 	nok "first boot of the guest: no profile made: $(grep -a ktrace-profile "$G/first-boot.console" | head -n 2)"
-ok "run 1: ready to kdump at ${t_ready:-?} s, panic at ${t_panic:-?} s, ktrace saved at ${t_kt:-?} s, dump saved at ${t_saved:-?} s (console: $con)"
+ok "run 1: buffer_size_kb $(cat "$out/run1.buffer_size_kb" 2>/dev/null) per cpu, ready to kdump at ${t_ready:-?} s, panic at ${t_panic:-?} s, ktrace saved at ${t_kt:-?} s, dump saved at ${t_saved:-?} s (console: $con)"
 if [ -z "$d" ]; then
 	nok "run 1: no /var/crash/<stamp>/ on the guest disk: $(tail -n 5 "$con" | tr '\n' '|')"
 	finish
