@@ -17,8 +17,9 @@
  * units: these are the files that define it, so not finding it there
  * means this kernel does not have it (e.g. struct ring_buffer after its
  * rename to struct trace_buffer in v5.6), and the core's presence probes
- * stay fast. Any other name falls back to reading every unit, once per
- * session, reported as slow.
+ * stay fast. A group without anchors holds the types of an out-of-tree
+ * module, absent from any vmlinux. Any other name falls back to reading
+ * every unit, once per session, reported as slow.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -138,7 +139,19 @@ static const char *const ep_anchors[] = {
 	"print_eprobe_event", "eprobe_register", "__trace_eprobe_create", NULL,
 };
 
+/*
+ * kmod/ktrace-recorder (lib/krec/): the krec module is built out of tree,
+ * so its types are never in a vmlinux; they come from its .ko
+ * (--module-debuginfo, types/modules.c, which asks it first). No anchor:
+ * absent at once, instead of a read of every unit of the vmlinux.
+ */
+static const char *const krec_types[] = {
+	"struct krec_entry", "struct krec_record", NULL,
+};
+static const char *const no_anchors[] = { NULL };
+
 static const struct anchor_group anchor_groups[] = {
+	{ krec_types, no_anchors },
 	{ ep_types, ep_anchors },
 	{ relay_types, relay_anchors },
 	{ blk_types, blk_anchors },
