@@ -266,7 +266,7 @@ static int index_all(struct kx_types *t)
 			if (ret)
 				return ret;
 		}
-		kx_dunits__release(t->units, next);
+		kx_dunits__release(t->units, off, next);
 		off = next;
 	}
 	t->all_indexed = 1;
@@ -274,6 +274,39 @@ static int index_all(struct kx_types *t)
 		fprintf(t->log, "types: slow path: read all %zu units in %.0f ms\n",
 			t->ncus, now_ms() - t0);
 	return 0;
+}
+
+int kx_types__enumerators(struct kx_types *t,
+			  int (*cb)(void *arg, const char *name), void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Dwarf *dw = kx_dunits__all(t->units);
+	int ret = 0;
+
+	if (!dw)
+		return -EIO;
+	while (!ret && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu, die, child;
+
+		if (!dwarf_offdie(dw, off + hsize, &cu) || dwarf_child(&cu, &die))
+			goto next_unit;
+		do {
+			if (dwarf_tag(&die) != DW_TAG_enumeration_type ||
+			    dwarf_child(&die, &child))
+				continue;
+			do {
+				const char *name = dwarf_diename(&child);
+
+				if (dwarf_tag(&child) == DW_TAG_enumerator && name)
+					ret = cb(arg, name);
+			} while (!ret && !dwarf_siblingof(&child, &child));
+		} while (!ret && !dwarf_siblingof(&die, &die));
+next_unit:
+		kx_dunits__release(t->units, off, next);
+		off = next;
+	}
+	return ret;
 }
 
 static int name_in_group(const struct anchor_group *g, const char *name)
