@@ -392,13 +392,20 @@ static int rec_type_size(void *priv, const char *type, uint64_t *size)
 	return r->inner.type_size(r->inner.priv, type, size);
 }
 
+/*
+ * Answered by the source, as the profile will answer it: the source has
+ * read every unit for the walk over enumerators, while the dump's own
+ * resolver, asked a name that none of the units it has read holds (a
+ * print format names enumerators of any file), would read them all again.
+ */
 static int rec_enumerator(void *priv, const char *name, int64_t *value)
 {
 	struct recorder *r = priv;
+	struct kx_psource *src = r->as->src;
 
 	if (ask(r->as, 'e', name, NULL))
 		r->as->err = -ENOMEM;
-	return r->inner.enumerator(r->inner.priv, name, value);
+	return src->enumerator(src->priv, name, value);
 }
 
 int kt_tracedat__write(struct kt_session *s, struct kt_buffer *only, FILE *out);
