@@ -4,8 +4,6 @@
  * type resolver the extractor uses with -x, so a profile answers exactly
  * as the DWARF target would.
  */
-#include <dwarf.h>
-#include <elfutils/libdw.h>
 #include <errno.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -56,40 +54,16 @@ static int d_enumerator(void *priv, const char *name, int64_t *value)
 /*
  * Every enumerator of an enumeration type at the top of a unit: where
  * the type resolver indexes them, so it finds each name asked again.
+ * The resolver walks them through its own handle on all units, which
+ * gives back the pages behind it (a second handle on the whole file
+ * here made all of .debug_info resident).
  */
 static int d_enumerators(void *priv, int (*cb)(void *arg, const char *name),
 			 void *arg)
 {
 	struct dwarf_src *ds = priv;
-	Dwarf *dw = dwarf_begin_elf(ds->vml.elf, DWARF_C_READ, NULL);
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	int ret = 0;
 
-	if (!dw)
-		return -EIO;
-	while (!ret && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
-		Dwarf_Die cu, die, child;
-
-		if (!dwarf_offdie(dw, off + hsize, &cu) || dwarf_child(&cu, &die)) {
-			off = next;
-			continue;
-		}
-		do {
-			if (dwarf_tag(&die) != DW_TAG_enumeration_type ||
-			    dwarf_child(&die, &child))
-				continue;
-			do {
-				const char *name = dwarf_diename(&child);
-
-				if (dwarf_tag(&child) == DW_TAG_enumerator && name)
-					ret = cb(arg, name);
-			} while (!ret && !dwarf_siblingof(&child, &child));
-		} while (!ret && !dwarf_siblingof(&die, &die));
-		off = next;
-	}
-	dwarf_end(dw);
-	return ret;
+	return kx_types__enumerators(ds->types, cb, arg);
 }
 
 static void d_close(void *priv)

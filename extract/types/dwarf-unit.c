@@ -70,7 +70,7 @@ struct kx_dunits {
 	Dwarf *all;
 	Elf *all_elf;
 	char *all_map;
-	size_t all_map_len, all_skew, all_released;
+	size_t all_map_len, all_skew;
 };
 
 static uint64_t get_uint(const struct kx_dunits *u, const unsigned char *p,
@@ -243,22 +243,24 @@ Dwarf *kx_dunits__all(struct kx_dunits *u)
 	return u->all;
 }
 
-void kx_dunits__release(struct kx_dunits *u, uint64_t off)
+void kx_dunits__release(struct kx_dunits *u, uint64_t from, uint64_t to)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	size_t end;
+	size_t start, end;
 
-	if (!u->all_map || page <= 0)
+	if (!u->all_map || page <= 0 || from >= to)
 		return;
-	end = u->all_skew + off;
+	/* the page holding @to may hold the next unit too: kept */
+	start = u->all_skew + from;
+	end = u->all_skew + to;
 	if (end > u->all_map_len)
 		end = u->all_map_len;
+	start -= start % (size_t)page;
 	end -= end % (size_t)page;
-	if (end <= u->all_released)
+	if (start >= end)
 		return;
 	/* our own PROT_READ, MAP_PRIVATE mapping of the file: never written */
-	if (!madvise(u->all_map + u->all_released, end - u->all_released, MADV_DONTNEED))
-		u->all_released = end;
+	madvise(u->all_map + start, end - start, MADV_DONTNEED);
 }
 
 /*

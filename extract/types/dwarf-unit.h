@@ -33,9 +33,12 @@ int kx_dunits__at_addr(struct kx_dunits *u, uint64_t addr, Dwarf_Die *cudie,
 /* A handle on all of .debug_info, made on first use, for walks over every unit */
 Dwarf *kx_dunits__all(struct kx_dunits *u);
 /*
- * A walk with kx_dunits__all() is past @off of .debug_info: the pages
- * before it may leave memory (DIEs there stay valid, read again).
+ * A walk with kx_dunits__all() is done with [@from, @to) of .debug_info
+ * (one unit, or several): the whole pages there may leave memory, DIEs
+ * there stay valid, read again. Walks may nest (a walk's callback may
+ * start another): each gives back what it has passed, and a page given
+ * back that another walk still reads comes back from the file.
  */
-void kx_dunits__release(struct kx_dunits *u, uint64_t off);
+void kx_dunits__release(struct kx_dunits *u, uint64_t from, uint64_t to);
 
 #endif /* KTRACE_EXTRACT_TYPES_DWARF_UNIT_H */

@@ -17,8 +17,9 @@
  * units: these are the files that define it, so not finding it there
  * means this kernel does not have it (e.g. struct ring_buffer after its
  * rename to struct trace_buffer in v5.6), and the core's presence probes
- * stay fast. Any other name falls back to reading every unit, once per
- * session, reported as slow.
+ * stay fast. A group without anchors holds the types of an out-of-tree
+ * module, absent from any vmlinux. Any other name falls back to reading
+ * every unit, once per session, reported as slow.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -138,7 +139,19 @@ static const char *const ep_anchors[] = {
 	"print_eprobe_event", "eprobe_register", "__trace_eprobe_create", NULL,
 };
 
+/*
+ * kmod/ktrace-recorder (lib/krec/): the krec module is built out of tree,
+ * so its types are never in a vmlinux; they come from its .ko
+ * (--module-debuginfo, types/modules.c, which asks it first). No anchor:
+ * absent at once, instead of a read of every unit of the vmlinux.
+ */
+static const char *const krec_types[] = {
+	"struct krec_entry", "struct krec_record", NULL,
+};
+static const char *const no_anchors[] = { NULL };
+
 static const struct anchor_group anchor_groups[] = {
+	{ krec_types, no_anchors },
 	{ ep_types, ep_anchors },
 	{ relay_types, relay_anchors },
 	{ blk_types, blk_anchors },
@@ -253,7 +266,7 @@ static int index_all(struct kx_types *t)
 			if (ret)
 				return ret;
 		}
-		kx_dunits__release(t->units, next);
+		kx_dunits__release(t->units, off, next);
 		off = next;
 	}
 	t->all_indexed = 1;
@@ -261,6 +274,39 @@ static int index_all(struct kx_types *t)
 		fprintf(t->log, "types: slow path: read all %zu units in %.0f ms\n",
 			t->ncus, now_ms() - t0);
 	return 0;
+}
+
+int kx_types__enumerators(struct kx_types *t,
+			  int (*cb)(void *arg, const char *name), void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Dwarf *dw = kx_dunits__all(t->units);
+	int ret = 0;
+
+	if (!dw)
+		return -EIO;
+	while (!ret && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu, die, child;
+
+		if (!dwarf_offdie(dw, off + hsize, &cu) || dwarf_child(&cu, &die))
+			goto next_unit;
+		do {
+			if (dwarf_tag(&die) != DW_TAG_enumeration_type ||
+			    dwarf_child(&die, &child))
+				continue;
+			do {
+				const char *name = dwarf_diename(&child);
+
+				if (dwarf_tag(&child) == DW_TAG_enumerator && name)
+					ret = cb(arg, name);
+			} while (!ret && !dwarf_siblingof(&child, &child));
+		} while (!ret && !dwarf_siblingof(&die, &die));
+next_unit:
+		kx_dunits__release(t->units, off, next);
+		off = next;
+	}
+	return ret;
 }
 
 static int name_in_group(const struct anchor_group *g, const char *name)

@@ -38,4 +38,14 @@ int kx_types__enumerator_at(struct kx_types *t, const char *name, uint64_t addr,
 int kx_types__enumerator(struct kx_types *t, const char *name,
 			 int64_t *value);
 
+/*
+ * Call @cb with the name of every enumerator of an enumeration type at
+ * the top of a unit (where kx_types__enumerator() finds them), unit by
+ * unit through the handle on all of .debug_info, giving back the pages
+ * of the units passed. @cb may ask this resolver anything. Stop at the
+ * first nonzero return of @cb and return it; 0, or -EIO.
+ */
+int kx_types__enumerators(struct kx_types *t,
+			  int (*cb)(void *arg, const char *name), void *arg);
+
 #endif /* KTRACE_EXTRACT_TYPES_DWARF_H */
