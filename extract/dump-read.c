@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <libkdumpfile/addrxlat.h>
 
 #include "dump-private.h"
@@ -65,6 +66,82 @@ static int elf_present(struct kx_dump *d, uint64_t kvaddr, size_t len)
 	return 1;
 }
 
+/* the segment holding physical [pa, pa + len), or NULL */
+static const struct kx_seg *seg_of(struct kx_dump *d, uint64_t pa, size_t len)
+{
+	size_t i, n = d->nseg;
+
+	for (i = 0; i < n; i++) {
+		const struct kx_seg *s = &d->seg[(d->seg_hint + i) % n];
+
+		/* the first in program header order, as libkdumpfile: the hint
+		 * only when no earlier segment also holds it */
+		if (pa >= s->pa && pa < s->end) {
+			size_t k = (d->seg_hint + i) % n, j;
+
+			for (j = 0; j < k; j++)
+				if (pa >= d->seg[j].pa && pa < d->seg[j].end) {
+					s = &d->seg[j];
+					k = j;
+					break;
+				}
+			d->seg_hint = k;
+			return len <= s->end - pa ? s : NULL;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A whole ELF dump read directly: each page's kernel address translated
+ * by libkdumpfile's own translation system, the bytes read with pread(2),
+ * one read per run of pages contiguous in the file. Returns 0 when all
+ * of it was read so; -1 when anything was not plain (no translation, not
+ * in a segment's file bytes, a short read): then kdump_read() does it
+ * all again and says why, as before.
+ */
+static int direct_read(struct kx_dump *d, uint64_t kvaddr, void *buf, size_t len)
+{
+	uint64_t page = 1ULL << d->page_shift, run_off = 0;
+	size_t run_len = 0;
+	char *p = buf, *run_buf = buf;
+
+	while (len) {
+		size_t chunk = page - (kvaddr & (page - 1));
+		addrxlat_fulladdr_t fa = { .addr = kvaddr, .as = ADDRXLAT_KVADDR };
+		const struct kx_seg *s;
+		uint64_t off;
+
+		if (chunk > len)
+			chunk = len;
+		if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, d->axctx,
+					   d->axsys) != ADDRXLAT_OK) {
+			addrxlat_ctx_clear_err(d->axctx);
+			return -1;
+		}
+		s = seg_of(d, fa.addr, chunk);
+		if (!s)
+			return -1;
+		off = s->off + (fa.addr - s->pa);
+		if (run_len && off != run_off + run_len) {
+			if (pread(d->fd, run_buf, run_len, (off_t)run_off) != (ssize_t)run_len)
+				return -1;
+			run_len = 0;
+		}
+		if (!run_len) {
+			run_buf = p;
+			run_off = off;
+		}
+		run_len += chunk;
+		p += chunk;
+		kvaddr += chunk;
+		len -= chunk;
+	}
+	if (run_len && pread(d->fd, run_buf, run_len, (off_t)run_off) != (ssize_t)run_len)
+		return -1;
+	return 0;
+}
+
 int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 {
 	struct kx_dump *d = priv;
@@ -81,6 +158,8 @@ int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 			 (unsigned long long)kvaddr, len);
 		return -EFAULT;
 	}
+	if (d->seg && d->axctx && d->axsys && !direct_read(d, kvaddr, buf, len))
+		return 0;
 	/* kdump_read() crosses page boundaries and reports how far it got */
 	ks = kdump_read(d->ctx, KDUMP_KVADDR, kvaddr, buf, &got);
 	if (ks == KDUMP_OK && got == len) {
@@ -173,6 +252,9 @@ enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 
 void kx_dump__fini_xlat(struct kx_dump *d)
 {
+	free(d->seg);
+	d->seg = NULL;
+	d->nseg = 0;
 	free(d->elf_ok_start);
 	free(d->elf_ok_end);
 	d->elf_ok_start = d->elf_ok_end = NULL;
@@ -244,6 +326,22 @@ static int elf_whole(struct kx_dump *d, char *msg, size_t msglen)
 	}
 	d->elf_nok = nok;
 	ret = whole;
+	/* whole: its segments, to be read directly */
+	if (whole && !getenv("KTRACE_NO_DIRECT_ELF")) {
+		d->seg = calloc(n + 1, sizeof(*d->seg));
+		for (i = 0; d->seg && i < n; i++) {
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+			    !ph.p_filesz)
+				continue;
+			d->seg[d->nseg].pa = ph.p_paddr;
+			d->seg[d->nseg].end = ph.p_paddr + ph.p_filesz;
+			d->seg[d->nseg++].off = ph.p_offset;
+		}
+		if (d->seg && !d->nseg) {
+			free(d->seg);
+			d->seg = NULL;
+		}
+	}
 out:
 	if (ret != 0) {
 		free(d->elf_ok_start);
