@@ -66,6 +66,7 @@ struct kx_dunits {
 	size_t nunits, units_cap;
 	/* .debug_info's place in the file; 0 when decompressed in memory */
 	uint64_t info_file_off;
+	int image_failed;	/* libdw refused a one-unit image */
 	/* the walk over every unit: its handle, image and mapping */
 	Dwarf *all;
 	Elf *all_elf;
@@ -455,6 +456,26 @@ int kx_dunits__at_addr(struct kx_dunits *u, uint64_t addr, Dwarf_Die *cudie,
 			du = &u->units[i];
 	if (!du) {
 		ret = read_unit(u, off, &du);
+		if (ret == -EIO && !u->image_failed) {
+			/* libdw would not read the one-unit image (elfutils 0.192
+			 * of Debian 13 refuses it where 0.188 reads it): from
+			 * now on, libdw's own lookup on the whole file */
+			u->image_failed = 1;
+			if (getenv("KTRACE_DEBUG"))
+				fprintf(stderr, "ktrace-extract: DWARF: libdw refused the "
+					"one-unit image (%s); reading the whole file\n",
+					dwarf_errmsg(-1));
+		}
+		if (ret == -EIO) {
+			Dwarf *all = kx_dunits__all(u);
+
+			if (!all)
+				return -EIO;
+			if (!dwarf_addrdie(all, addr, cudie))
+				return -ENOENT;
+			*die_off = dwarf_dieoffset(cudie);
+			return 0;
+		}
 		if (ret)
 			return ret;
 	}
