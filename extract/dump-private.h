@@ -53,7 +53,7 @@ struct kx_dump {
 		uint64_t pa, end;	/* [p_paddr, p_paddr + p_filesz) */
 		uint64_t off;		/* p_offset */
 	} *seg;
-	size_t nseg, seg_hint;
+	size_t nseg;
 
 	struct kx_vmlinux vml;
 	struct kx_symtab *symtab;

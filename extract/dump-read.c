@@ -66,29 +66,17 @@ static int elf_present(struct kx_dump *d, uint64_t kvaddr, size_t len)
 	return 1;
 }
 
-/* the segment holding physical [pa, pa + len), or NULL */
-static const struct kx_seg *seg_of(struct kx_dump *d, uint64_t pa, size_t len)
+/*
+ * The segment holding physical [pa, pa + len), or NULL: the first in
+ * program header order, as libkdumpfile takes it (a dump has a handful)
+ */
+static const struct kx_seg *seg_of(const struct kx_dump *d, uint64_t pa, size_t len)
 {
-	size_t i, n = d->nseg;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		const struct kx_seg *s = &d->seg[(d->seg_hint + i) % n];
-
-		/* the first in program header order, as libkdumpfile: the hint
-		 * only when no earlier segment also holds it */
-		if (pa >= s->pa && pa < s->end) {
-			size_t k = (d->seg_hint + i) % n, j;
-
-			for (j = 0; j < k; j++)
-				if (pa >= d->seg[j].pa && pa < d->seg[j].end) {
-					s = &d->seg[j];
-					k = j;
-					break;
-				}
-			d->seg_hint = k;
-			return len <= s->end - pa ? s : NULL;
-		}
-	}
+	for (i = 0; i < d->nseg; i++)
+		if (pa >= d->seg[i].pa && pa < d->seg[i].end)
+			return len <= d->seg[i].end - pa ? &d->seg[i] : NULL;
 	return NULL;
 }
 

@@ -429,6 +429,20 @@ static int read_unit(struct kx_dunits *u, uint64_t off, struct dunit **out)
 	return 0;
 }
 
+/* libdw's own lookup on the whole file (no .debug_aranges, or no image) */
+static int whole_file_at_addr(struct kx_dunits *u, uint64_t addr,
+			      Dwarf_Die *cudie, uint64_t *die_off)
+{
+	Dwarf *all = kx_dunits__all(u);
+
+	if (!all)
+		return -EIO;
+	if (!dwarf_addrdie(all, addr, cudie))
+		return -ENOENT;
+	*die_off = dwarf_dieoffset(cudie);
+	return 0;
+}
+
 int kx_dunits__at_addr(struct kx_dunits *u, uint64_t addr, Dwarf_Die *cudie,
 		       uint64_t *die_off)
 {
@@ -437,17 +451,8 @@ int kx_dunits__at_addr(struct kx_dunits *u, uint64_t addr, Dwarf_Die *cudie,
 	size_t i;
 	int ret;
 
-	if (!u->aranges) {
-		/* no .debug_aranges: what libdw makes of the units themselves */
-		Dwarf *all = kx_dunits__all(u);
-
-		if (!all)
-			return -EIO;
-		if (!dwarf_addrdie(all, addr, cudie))
-			return -ENOENT;
-		*die_off = dwarf_dieoffset(cudie);
-		return 0;
-	}
+	if (!u->aranges || u->image_failed)
+		return whole_file_at_addr(u, addr, cudie, die_off);
 	ret = aranges_find(u, addr, &off);
 	if (ret)
 		return ret;
@@ -456,7 +461,7 @@ int kx_dunits__at_addr(struct kx_dunits *u, uint64_t addr, Dwarf_Die *cudie,
 			du = &u->units[i];
 	if (!du) {
 		ret = read_unit(u, off, &du);
-		if (ret == -EIO && !u->image_failed) {
+		if (ret == -EIO) {
 			/* libdw would not read the one-unit image (elfutils 0.192
 			 * of Debian 13 refuses it where 0.188 reads it): from
 			 * now on, libdw's own lookup on the whole file */
@@ -465,16 +470,7 @@ int kx_dunits__at_addr(struct kx_dunits *u, uint64_t addr, Dwarf_Die *cudie,
 				fprintf(stderr, "ktrace-extract: DWARF: libdw refused the "
 					"one-unit image (%s); reading the whole file\n",
 					dwarf_errmsg(-1));
-		}
-		if (ret == -EIO) {
-			Dwarf *all = kx_dunits__all(u);
-
-			if (!all)
-				return -EIO;
-			if (!dwarf_addrdie(all, addr, cudie))
-				return -ENOENT;
-			*die_off = dwarf_dieoffset(cudie);
-			return 0;
+			return whole_file_at_addr(u, addr, cudie, die_off);
 		}
 		if (ret)
 			return ret;
