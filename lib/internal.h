@@ -96,7 +96,7 @@ struct kt_layout {
 		sc_saved_cmdlines;
 
 	/* trace_entry (common fields) */
-	struct kt_member te_type, te_flags, te_preempt_count, te_pid;
+	struct kt_member te_type, te_flags, te_preempt_count, te_pid, te_preempt_lazy_count;
 
 	/*
 	 * the kernel log: the lockless printk ring buffer of 5.10+
@@ -316,6 +316,7 @@ struct kt_session {
 		int irqs_off, bh_off, irqs_nosupport, need_resched, hardirq, softirq,
 			preempt_resched, nmi, need_resched_lazy;
 		bool migrate_col;	/* 5.13+: the migrate-disable column */
+		bool preempt_rt;	/* CONFIG_PREEMPT_RT (osnoise's headers) */
 		int pid_width;		/* %-5d before 5.14, %-7d after */
 	} fl;
 };

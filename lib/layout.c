@@ -166,6 +166,8 @@ static const struct probe probes[] = {
 	P(te_flags, "struct trace_entry", "flags", true),
 	P(te_preempt_count, "struct trace_entry", "preempt_count", true),
 	P(te_pid, "struct trace_entry", "pid", true),
+	/* PREEMPT_RT's lazy preemption before 6.6-rt: a counter of its own */
+	P(te_preempt_lazy_count, "struct trace_entry", "preempt_lazy_count", false),
 };
 
 int kt_member__probe(struct kt_session *s, const char *type, const char *member,

@@ -50,7 +50,10 @@ const struct kt_trace_opts *kt_opts__load(struct kt_session *s, struct kt_buffer
 	 * (function_graph, the latency tracers, blk, mmiotrace...) prints its
 	 * buffer its own way; ktrace renders only nop's and function's.
 	 */
-	o->tracer_own_output = strcmp(o->tracer, "nop") && strcmp(o->tracer, "function");
+	o->tracer_own_output = strcmp(o->tracer, "nop") && strcmp(o->tracer, "function") &&
+			       /* their records' printers are output.c's, the headers here */
+			       strcmp(o->tracer, "hwlat") && strcmp(o->tracer, "osnoise") &&
+			       strcmp(o->tracer, "timerlat");
 	/*
 	 * 6.12: a boot-mapped buffer that still holds the previous boot's
 	 * events (tr->text_delta, tr->data_delta not 0) is printed by
@@ -138,6 +141,88 @@ static int online_cpus(struct kt_buffer *b)
 }
 
 /*
+ * The osnoise and timerlat tracers' print_header() (trace_osnoise.c):
+ * CONFIG_PREEMPT_RT has a variant with the lazy-preemption columns (the
+ * lines' own columns are trace_print_lat_fmt()'s, whatever the header says)
+ */
+static void osnoise_header(struct kt_session *s, const char *tracer, FILE *out)
+{
+	uint64_t addr;
+	uint8_t tainted = 0;
+	struct kt_member m;
+
+	if (!strcmp(tracer, "timerlat")) {
+		if (s->fl.preempt_rt) {
+			fputs("#                                _-------=> irqs-off\n"
+			      "#                               / _------=> need-resched\n"
+			      "#                              | / _-----=> need-resched-lazy\n"
+			      "#                              || / _----=> hardirq/softirq\n"
+			      "#                              ||| / _---=> preempt-depth\n"
+			      "#                              |||| / _--=> preempt-lazy-depth\n"
+			      "#                              ||||| / _-=> migrate-disable\n"
+			      "#                              |||||| /\n"
+			      "#                              |||||||             ACTIVATION\n"
+			      "#           TASK-PID      CPU# |||||||   TIMESTAMP    ID     "
+			      "       CONTEXT                LATENCY\n"
+			      "#              | |         |   |||||||      |         |      "
+			      "            |                       |\n", out);
+			return;
+		}
+		fputs("#                                _-----=> irqs-off\n"
+		      "#                               / _----=> need-resched\n"
+		      "#                              | / _---=> hardirq/softirq\n"
+		      "#                              || / _--=> preempt-depth\n"
+		      "#                              ||| / _-=> migrate-disable\n"
+		      "#                              |||| /     delay\n"
+		      "#                              |||||            ACTIVATION\n"
+		      "#           TASK-PID      CPU# |||||   TIMESTAMP   ID      "
+		      "      CONTEXT                 LATENCY\n"
+		      "#              | |         |   |||||      |         |      "
+		      "            |                       |\n", out);
+		return;
+	}
+	/* osnoise_data.tainted: "# osnoise is tainted!" */
+	if (!kt_symbol(s, "osnoise_data", &addr) &&
+	    !kt_member__probe(s, "struct osnoise_data", "tainted", &m) && m.present &&
+	    !kt_read(s, addr + m.off, &tainted, 1) && tainted)
+		fputs("# osnoise is tainted!\n", out);
+	if (s->fl.preempt_rt) {
+		fputs("#                                _-------=> irqs-off\n"
+		      "#                               / _------=> need-resched\n"
+		      "#                              | / _-----=> need-resched-lazy\n"
+		      "#                              || / _----=> hardirq/softirq\n"
+		      "#                              ||| / _---=> preempt-depth\n"
+		      "#                              |||| / _--=> preempt-lazy-depth\n"
+		      "#                              ||||| / _-=> migrate-disable\n"
+		      "#                              |||||| /          "
+		      "                                     MAX\n"
+		      "#                              ||||| /                         "
+		      "                    SINGLE      Interference counters:\n"
+		      "#                              |||||||               RUNTIME   "
+		      "   NOISE  %% OF CPU  NOISE    +-----------------------------+\n"
+		      "#           TASK-PID      CPU# |||||||   TIMESTAMP    IN US    "
+		      "   IN US  AVAILABLE  IN US     HW    NMI    IRQ   SIRQ THREAD\n"
+		      "#              | |         |   |||||||      |           |      "
+		      "       |    |            |      |      |      |      |      |\n", out);
+		return;
+	}
+	fputs("#                                _-----=> irqs-off\n"
+	      "#                               / _----=> need-resched\n"
+	      "#                              | / _---=> hardirq/softirq\n"
+	      "#                              || / _--=> preempt-depth\n"
+	      "#                              ||| / _-=> migrate-disable     "
+	      "                    MAX\n"
+	      "#                              |||| /     delay               "
+	      "                    SINGLE      Interference counters:\n"
+	      "#                              |||||               RUNTIME   "
+	      "   NOISE  %% OF CPU  NOISE    +-----------------------------+\n"
+	      "#           TASK-PID      CPU# |||||   TIMESTAMP    IN US    "
+	      "   IN US  AVAILABLE  IN US     HW    NMI    IRQ   SIRQ THREAD\n"
+	      "#              | |         |   |||||      |           |      "
+	      "       |    |            |      |      |      |      |      |\n", out);
+}
+
+/*
  * s_show() and trace_default_header(): "# tracer", then nothing more with
  * context-info off or verbose on, else print_func_help_header_irq() with
  * irq-info, print_func_help_header() without; record-tgid widens both.
@@ -152,6 +237,10 @@ void kt_opts__header(struct kt_session *s, struct kt_buffer *b, FILE *out)
 	uint64_t in, all;
 
 	fprintf(out, "# tracer: %s\n#\n", o->tracer);
+	if (!strcmp(o->tracer, "osnoise") || !strcmp(o->tracer, "timerlat")) {
+		osnoise_header(s, o->tracer, out);
+		return;
+	}
 	if (!o->context_info || o->verbose)
 		return;
 	kt_buffer__entry_counts(b, &in, &all);
@@ -162,6 +251,27 @@ void kt_opts__header(struct kt_session *s, struct kt_buffer *b, FILE *out)
 			o->record_tgid ? "   TGID   " : "");
 		fprintf(out, "#              | |      %s   |         |         |\n",
 			o->record_tgid ? "     |    " : "");
+		return;
+	}
+	if (s->l.te_preempt_lazy_count.present) {
+		/* PREEMPT_RT's lazy preemption before 6.6-rt (put_lat(), output.c) */
+		fprintf(out, "#                            %.*s  _-------=> irqs-off/BH-disabled\n",
+			prec, space);
+		fprintf(out, "#                            %.*s / _------=> need-resched\n", prec, space);
+		fprintf(out, "#                            %.*s| / _-----=> need-resched-lazy\n", prec,
+			space);
+		fprintf(out, "#                            %.*s|| / _----=> hardirq/softirq\n", prec,
+			space);
+		fprintf(out, "#                            %.*s||| / _---=> preempt-depth\n", prec, space);
+		fprintf(out, "#                            %.*s|||| / _--=> preempt-lazy-depth\n", prec,
+			space);
+		fprintf(out, "#                            %.*s||||| / _-=> migrate-disable\n", prec,
+			space);
+		fprintf(out, "#                            %.*s|||||| /     delay\n", prec, space);
+		fprintf(out, "#           TASK-PID  %.*s CPU#  |||||||  TIMESTAMP  FUNCTION\n", prec,
+			"     TGID   ");
+		fprintf(out, "#              | |    %.*s   |   |||||||      |         |\n", prec,
+			"       |    ");
 		return;
 	}
 	if (s->fl.migrate_col) {

@@ -155,6 +155,106 @@ static bool func_repeats(struct kt_session *s, struct kt_buffer *b, struct tep_e
 	return true;
 }
 
+/* task_index_to_char() */
+static char state_char(uint64_t index)
+{
+	static const char states[] = "RSDTtXZPI";
+
+	return index < sizeof(states) - 1 ? states[index] : '?';
+}
+
+/*
+ * The records of tracers whose lines are print_trace_fmt()'s but whose
+ * entries have printers of their own (trace_output.c): the wakeup tracers'
+ * context switches and wake-ups, hwlat, osnoise, timerlat. False: not one
+ * of those, or a field is missing.
+ */
+static bool tracer_record(struct kt_session *s, struct tep_event *ev, struct tep_record *r,
+			  struct trace_seq *q)
+{
+	bool ok = true;
+
+	if (!strcmp(ev->name, "context_switch") || !strcmp(ev->name, "wakeup")) {
+		/* trace_ctxwake_print(): " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s" */
+		uint64_t prev_pid = kt_output__field(ev, "prev_pid", r, &ok);
+		uint64_t prev_prio = kt_output__field(ev, "prev_prio", r, &ok);
+		uint64_t prev_state = kt_output__field(ev, "prev_state", r, &ok);
+		uint64_t next_cpu = kt_output__field(ev, "next_cpu", r, &ok);
+		uint64_t next_pid = kt_output__field(ev, "next_pid", r, &ok);
+		uint64_t next_prio = kt_output__field(ev, "next_prio", r, &ok);
+		uint64_t next_state = kt_output__field(ev, "next_state", r, &ok);
+		char comm[KT_COMM_BUF];
+
+		if (!ok)
+			return false;
+		trace_seq_printf(q, " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s", (int)prev_pid,
+				 (int)prev_prio, state_char(prev_state),
+				 ev->name[0] == 'c' ? "==>" : "  +", (int)next_cpu, (int)next_pid,
+				 (int)next_prio, state_char(next_state),
+				 kt_session__comm_r(s, (int)next_pid, comm));
+		return true;
+	}
+	if (!strcmp(ev->name, "hwlat")) {
+		/* trace_hwlat_print() */
+		uint64_t seqnum = kt_output__field(ev, "seqnum", r, &ok);
+		uint64_t duration = kt_output__field(ev, "duration", r, &ok);
+		uint64_t outer = kt_output__field(ev, "outer_duration", r, &ok);
+		uint64_t sec = kt_output__field(ev, "tv_sec", r, &ok);
+		uint64_t nsec = kt_output__field(ev, "tv_nsec", r, &ok);
+		uint64_t count = kt_output__field(ev, "count", r, &ok);
+		uint64_t nmi_count = kt_output__field(ev, "nmi_count", r, &ok);
+		uint64_t nmi_total = kt_output__field(ev, "nmi_total_ts", r, &ok);
+
+		if (!ok)
+			return false;
+		trace_seq_printf(q, "#%-5u inner/outer(us): %4llu/%-5llu ts:%lld.%09ld count:%d",
+				 (unsigned)seqnum, (unsigned long long)duration,
+				 (unsigned long long)outer, (long long)sec, (long)nsec, (int)count);
+		/* x86 has no CONFIG_GENERIC_SCHED_CLOCK: the NMI time is printed */
+		if ((unsigned)nmi_count)
+			trace_seq_printf(q, " nmi-total:%llu nmi-count:%u",
+					 (unsigned long long)nmi_total, (unsigned)nmi_count);
+		return true;
+	}
+	if (!strcmp(ev->name, "osnoise")) {
+		/* trace_osnoise_print(): the share of the CPU left to the thread */
+		uint64_t runtime = kt_output__field(ev, "runtime", r, &ok);
+		uint64_t noise = kt_output__field(ev, "noise", r, &ok);
+		uint64_t max_sample = kt_output__field(ev, "max_sample", r, &ok);
+		uint64_t hw = kt_output__field(ev, "hw_count", r, &ok);
+		uint64_t nmi = kt_output__field(ev, "nmi_count", r, &ok);
+		uint64_t irq = kt_output__field(ev, "irq_count", r, &ok);
+		uint64_t sirq = kt_output__field(ev, "softirq_count", r, &ok);
+		uint64_t thread = kt_output__field(ev, "thread_count", r, &ok);
+		uint64_t ratio;
+
+		if (!ok || !runtime)	/* the kernel divides by it */
+			return false;
+		ratio = (runtime - noise) * 10000000 / runtime;
+		trace_seq_printf(q, "%llu %10llu %3llu.%05llu %7llu", (unsigned long long)runtime,
+				 (unsigned long long)noise, (unsigned long long)(ratio / 100000),
+				 (unsigned long long)(ratio % 100000),
+				 (unsigned long long)max_sample);
+		trace_seq_printf(q, " %6u %6u %6u %6u %6u", (unsigned)hw, (unsigned)nmi,
+				 (unsigned)irq, (unsigned)sirq, (unsigned)thread);
+		return true;
+	}
+	if (!strcmp(ev->name, "timerlat")) {
+		/* trace_timerlat_print(); "user-ret" came in 6.8 */
+		static const char *const context[] = { "irq", "thread", "user-ret" };
+		uint64_t seqnum = kt_output__field(ev, "seqnum", r, &ok);
+		uint64_t ctx = kt_output__field(ev, "context", r, &ok);
+		uint64_t latency = kt_output__field(ev, "timer_latency", r, &ok);
+
+		if (!ok || (uint32_t)ctx >= 3)
+			return false;
+		trace_seq_printf(q, "#%-5u context %6s timer_latency %9llu ns", (unsigned)seqnum,
+				 context[(uint32_t)ctx], (unsigned long long)latency);
+		return true;
+	}
+	return false;
+}
+
 bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
 		       struct tep_record *r, struct trace_seq *q)
 {
@@ -191,6 +291,8 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 		}
 		return true;
 	}
+	if (tracer_record(s, ev, r, q))
+		return true;
 	ip = kt_output__field(ev, "ip", r, &ok);
 	if (!ok)
 		return false;
@@ -241,8 +343,12 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 	return false;
 }
 
-/* trace_print_lat_fmt(): irqs-off, need-resched, hard/softirq, preempt, migrate */
-static void put_lat(struct kt_session *s, struct trace_seq *q, unsigned flags, unsigned pc)
+/*
+ * trace_print_lat_fmt(): irqs-off, need-resched, hard/softirq, preempt,
+ * migrate. @lazy_pc: the entry's preempt_lazy_count, -1 when it has none.
+ */
+static void put_lat(struct kt_session *s, struct trace_seq *q, unsigned flags, unsigned pc,
+		    int lazy_pc)
 {
 	bool nmi = flags & s->fl.nmi, hardirq = flags & s->fl.hardirq;
 	bool softirq = flags & s->fl.softirq, bh_off = s->fl.bh_off && (flags & s->fl.bh_off);
@@ -253,6 +359,32 @@ static void put_lat(struct kt_session *s, struct trace_seq *q, unsigned flags, u
 
 	a = (irqs_off && bh_off) ? 'D' : irqs_off ? 'd' : bh_off ? 'b' :
 	    (s->fl.irqs_nosupport && (flags & s->fl.irqs_nosupport)) ? 'X' : '.';
+	c = (nmi && hardirq) ? 'Z' : nmi ? 'z' : (hardirq && softirq) ? 'H' :
+	    hardirq ? 'h' : softirq ? 's' : '.';
+	if (lazy_pc >= 0) {
+		/*
+		 * PREEMPT_RT's lazy preemption before 6.6-rt (Debian's 6.1-rt):
+		 * under CONFIG_PREEMPT_LAZY the need-resched switch keeps only
+		 * its 'n' case (TRACE_FLAG_NEED_RESCHED_LAZY took
+		 * PREEMPT_RESCHED's bit), need-resched-lazy is a column of its
+		 * own ('L'), and the lazy preempt count comes between
+		 * preempt-depth and migrate-disable
+		 */
+		trace_seq_printf(q, "%c%c%c%c", a, nr && !pr ? 'n' : '.', lazy ? 'L' : '.', c);
+		if (pc & 0xf)
+			trace_seq_printf(q, "%x", pc & 0xf);
+		else
+			trace_seq_putc(q, '.');
+		if (lazy_pc)
+			trace_seq_printf(q, "%x", (unsigned)lazy_pc);
+		else
+			trace_seq_putc(q, '.');
+		if (pc & 0xf0)
+			trace_seq_printf(q, "%x", pc >> 4);
+		else
+			trace_seq_putc(q, '.');
+		return;
+	}
 	if (nr && lazy && pr)
 		b = 'B';
 	else if (nr && pr)
@@ -269,8 +401,6 @@ static void put_lat(struct kt_session *s, struct trace_seq *q, unsigned flags, u
 		b = 'p';
 	else
 		b = '.';
-	c = (nmi && hardirq) ? 'Z' : nmi ? 'z' : (hardirq && softirq) ? 'H' :
-	    hardirq ? 'h' : softirq ? 's' : '.';
 	trace_seq_printf(q, "%c%c%c", a, b, c);
 	if (!s->fl.migrate_col) {
 		if (pc)
@@ -303,6 +433,8 @@ void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct 
 	const uint8_t *d = r->data;
 	unsigned flags = r->size > l->te_flags.off ? d[l->te_flags.off] : 0;
 	unsigned pc = r->size > l->te_preempt_count.off ? d[l->te_preempt_count.off] : 0;
+	int lazy_pc = !l->te_preempt_lazy_count.present ? -1 :
+		      r->size > l->te_preempt_lazy_count.off ? d[l->te_preempt_lazy_count.off] : 0;
 	char comm[KT_COMM_BUF];
 
 	if (!o->context_info)
@@ -319,7 +451,7 @@ void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct 
 	}
 	trace_seq_printf(q, "[%03d] ", r->cpu);
 	if (o->irq_info)
-		put_lat(s, q, flags, pc);
+		put_lat(s, q, flags, pc, lazy_pc);
 	if (kt_render__clock_in_ns(b)) {
 		uint64_t us = (r->ts + 500) / 1000;	/* ns2usecs() rounds */
 

@@ -46,6 +46,11 @@ static void probe_flags(struct kt_session *s)
 	s->fl.migrate_col = !s->t.member(s->t.priv, "struct task_struct",
 					 "migration_disabled", &off, &size) &&
 			    !kt_symbol(s, "tracing_gen_ctx_irq_test", &addr);
+	/*
+	 * CONFIG_PREEMPT_RT picks the osnoise and timerlat tracers' headers:
+	 * its sleeping spinlocks are there (rt_spin_lock) and nowhere else
+	 */
+	s->fl.preempt_rt = !kt_symbol(s, "rt_spin_lock", &addr);
 	/* "%16s-%-7d" since the 5.x pid-width change; 4.19 printed "%-5d" */
 	s->fl.pid_width = s->l.rb_type && !strcmp(s->l.rb_type, "struct trace_buffer") ? 7 : 5;
 	(void)m;

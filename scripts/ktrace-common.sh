@@ -82,8 +82,8 @@ ktrace_series_suite()
 {
 	case $1 in
 	5.10) echo bullseye ;;
-	6.1) echo bookworm ;;
-	6.12) echo trixie ;;
+	6.1 | 6.1-rt) echo bookworm ;;
+	6.12 | 6.12-rt) echo trixie ;;
 	*) return 1 ;;
 	esac
 }

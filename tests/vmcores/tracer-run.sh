@@ -1,0 +1,70 @@
+#!/bin/sh
+# The reproducer of the tracer fixtures (ktrace-qemu --run, in the guest):
+# the global buffer runs $TRACER, a tracer with output of its own, set up
+# with knobs small enough for TCG, plus $EVENTS and $MARKERS markers; then
+# it freezes and the kernel's trace file is the truth (global.trace).
+#   hwlat     hwlat_detector window 100 ms, width 20 ms: a TRACE_HWLAT
+#             record for every sample over tracing_thresh (TCG has many)
+#   osnoise   period 100 ms, runtime 20 ms: a TRACE_OSNOISE record a
+#             period on each CPU, and the osnoise:* events
+#   timerlat  period 10 ms: TRACE_TIMERLAT records (irq and thread)
+# Settings come from the recipe through /workload.env; the host's
+# --crash-after-run panics the guest once this exits.
+. /workload.env
+T=/sys/kernel/tracing
+log() { echo "ktrace-guest: $*" >/dev/kmsg; }
+fail() { log "FAILED: $*"; exit 1; }
+[ -e $T/trace ] || mount -t tracefs nodev $T || fail "no tracefs"
+grep -qw "$TRACER" $T/available_tracers || fail "no tracer $TRACER in this kernel"
+echo 0 >$T/tracing_on
+echo "$BUFFER_KB" >$T/buffer_size_kb || fail "buffer_size_kb=$BUFFER_KB"
+echo 1 >$T/options/overwrite
+for o in $OPTIONS; do
+	case $o in
+	no?*) echo 0 >$T/options/${o#no} || fail "option $o" ;;
+	*) echo 1 >$T/options/$o || fail "option $o" ;;
+	esac
+done
+for e in $EVENTS; do
+	echo 1 >$T/events/$(echo "$e" | tr : /)/enable || fail "event $e"
+done
+case $TRACER in
+hwlat)
+	# width < window at every step
+	echo 20000 >$T/hwlat_detector/width || fail "hwlat width"
+	echo 100000 >$T/hwlat_detector/window || fail "hwlat window"
+	;;
+osnoise)
+	# runtime <= period at every step
+	echo 20000 >$T/osnoise/runtime_us || fail "osnoise runtime"
+	echo 100000 >$T/osnoise/period_us || fail "osnoise period"
+	;;
+timerlat)
+	echo 10000 >$T/osnoise/timerlat_period_us || fail "timerlat period"
+	;;
+esac
+echo "$TRACER" >$T/current_tracer || fail "current_tracer=$TRACER"
+echo >$T/trace
+echo 1 >$T/tracing_on
+i=0
+while [ $i -lt "$MARKERS" ]; do
+	echo "ktrace-marker $CASE $i" >$T/trace_marker
+	i=$((i + 1))
+	[ $((i % 10)) = 0 ] && sleep 0.2
+done
+echo "$LAST_MARKER_GLOBAL" >$T/trace_marker
+echo 0 >$T/tracing_on
+mkdir -p /truth
+mount -t ext4 /dev/vda /truth || fail "cannot mount the truth disk"
+cat $T/trace >/truth/global.trace
+cat $T/buffer_size_kb >/truth/global.buffer_size_kb
+cat $T/trace_clock >/truth/global.trace_clock
+cat $T/current_tracer >/truth/global.current_tracer
+for s in $T/per_cpu/cpu*; do
+	cat $s/stats >/truth/global.${s##*/}.stats
+done
+uname -r >/truth/uname-r
+cat /proc/cmdline >/truth/cmdline
+umount /truth
+sync
+log "truth saved"
