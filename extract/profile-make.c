@@ -86,7 +86,7 @@ static const struct question questions[] = {
 	{ 'm', SC, "map_pid_to_cmdline" }, { 'm', SC, "map_cmdline_to_pid" },
 	{ 'm', SC, "cmdline_num" }, { 'm', SC, "saved_cmdlines" },
 	{ 'm', TE, "type" }, { 'm', TE, "flags" }, { 'm', TE, "preempt_count" },
-	{ 'm', TE, "pid" },
+	{ 'm', TE, "pid" }, { 'm', TE, "preempt_lazy_count" },
 	/* lib/events.c, trace_printk.c, render.c, session.c, text.c */
 	{ 'm', "struct syscall_metadata", "enter_fields" },
 	{ 'm', "struct trace_bprintk_fmt", "fmt" },
@@ -114,6 +114,9 @@ static const struct question questions[] = {
 	{ 'm', "struct trace_event", "type" },
 	{ 's', "trace_blk_event", NULL }, { 's', "blk_tracer_flags", NULL },
 	{ 'm', "struct task_struct", "migration_disabled" },
+	/* PREEMPT_RT (session.c) and the osnoise tracer's header (options.c) */
+	{ 's', "rt_spin_lock", NULL }, { 's', "osnoise_data", NULL },
+	{ 'm', "struct osnoise_data", "tainted" },
 	/* lib/modsyms.c: symbols of loaded modules */
 	{ 'm', "struct module", "list" }, { 'm', "struct module", "kallsyms" },
 	{ 'm', "struct module", "name" },
