@@ -117,6 +117,17 @@ static const struct question questions[] = {
 	/* PREEMPT_RT (session.c) and the osnoise tracer's header (options.c) */
 	{ 's', "rt_spin_lock", NULL }, { 's', "osnoise_data", NULL },
 	{ 'm', "struct osnoise_data", "tainted" },
+	/* the latency tracers' header (latency.c) */
+	{ 's', "__per_cpu_offset", NULL }, { 's', "preempt_dynamic_mode", NULL },
+	{ 'm', "struct array_buffer", "data" }, { 'm', "struct array_buffer", "time_start" },
+	{ 'm', "struct array_buffer", "cpu" },
+	{ 'm', "struct trace_array_cpu", "saved_latency" },
+	{ 'm', "struct trace_array_cpu", "critical_start" },
+	{ 'm', "struct trace_array_cpu", "critical_end" },
+	{ 'm', "struct trace_array_cpu", "comm" }, { 'm', "struct trace_array_cpu", "pid" },
+	{ 'm', "struct trace_array_cpu", "uid" }, { 'm', "struct trace_array_cpu", "nice" },
+	{ 'm', "struct trace_array_cpu", "policy" },
+	{ 'm', "struct trace_array_cpu", "rt_priority" },
 	/* lib/modsyms.c: symbols of loaded modules */
 	{ 'm', "struct module", "list" }, { 'm', "struct module", "kallsyms" },
 	{ 'm', "struct module", "name" },

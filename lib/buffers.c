@@ -239,6 +239,7 @@ static int snapshot_load(struct kt_session *s, const struct kt_buffer *live,
 	if (!b)
 		return -ENOMEM;
 	b->tr = live->tr;
+	b->snapshot = true;
 	if (kt_read_u64(s, live->tr + l->tr_max_buffer.off + l->ab_buffer.off, &b->rb) ||
 	    !b->rb) {
 		kt_warn(s, "%s: trace_array at 0x%llx: its snapshot buffer pointer is unreadable "

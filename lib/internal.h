@@ -60,6 +60,10 @@ struct kt_layout {
 	struct kt_member tracer_name, tracer_flags, tflags_val;
 	struct kt_member tevent_type;		/* trace_event.type (TRACE_BLK's id) */
 	struct kt_member tr_max_buffer, tr_allocated_snapshot, tr_text_delta;
+	/* the latency tracers' header (latency.c): array_buffer, trace_array_cpu */
+	struct kt_member ab_data, ab_time_start, ab_cpu;
+	struct kt_member tac_saved_latency, tac_critical_start, tac_critical_end, tac_comm,
+		tac_pid, tac_uid, tac_nice, tac_policy, tac_rt_priority;
 	struct kt_member tr_data_delta, tr_range_addr_start, tr_scratch;	/* 6.12 boot-mapped */
 
 	struct kt_member rb_cpus, rb_buffers, rb_clock, rb_subbuf_size, rb_subbuf_order;
@@ -211,6 +215,9 @@ struct kt_trace_opts {
 	/* current_tracer: only nop and function print through print_trace_fmt() */
 	char tracer[32];
 	bool tracer_own_output;
+	/* a latency tracer's trace file: this max buffer, latency-format (latency.c) */
+	bool lat_view;
+	uint64_t lat_time_start;
 	bool warned_bin, warned_userobj, warned_blk;
 };
 
@@ -222,6 +229,7 @@ struct kt_buffer {
 	struct kt_trace_opts opts;
 	char *name;
 	bool global;
+	bool snapshot;		/* tr->max_buffer (NAME.snapshot) */
 	uint64_t tr;		/* struct trace_array *; 0 for a ring of ops */
 	uint64_t rb;		/* the ring buffer */
 	int nr_cpus;
@@ -469,6 +477,16 @@ const struct kt_trace_opts *kt_opts__load(struct kt_session *s, struct kt_buffer
 /* trace_find_tgid(): 0 when unknown */
 int kt_opts__tgid(struct kt_session *s, int pid);
 void kt_opts__header(struct kt_session *s, struct kt_buffer *b, FILE *out);
+/* latency.c: the latency tracers' trace file */
+bool kt_latency__view(struct kt_session *s, struct kt_buffer *b, const struct kt_trace_opts *o,
+		      uint64_t *time_start);
+void kt_latency__header(struct kt_session *s, struct kt_buffer *b, const struct kt_trace_opts *o,
+			int online, FILE *out);
+bool kt_latency__skip(const struct kt_trace_opts *o, const struct kt_record *r, uint64_t *done);
+void kt_latency__context(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
+			 uint64_t time_start, uint64_t next_ts, struct trace_seq *q);
+/* output.c: trace_print_lat_fmt()'s columns of @r */
+void kt_output__lat_columns(struct kt_session *s, const struct kt_record *r, struct trace_seq *q);
 
 /* iter.c: the next record of the CPU of the record returned last */
 int kt_iter__peek_cpu(struct kt_iter *it, struct kt_record *rec);

@@ -123,6 +123,10 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	struct tep_handle *tep = kt_render__tep(s);
 	struct kt_text_opts o = { 0 };
 	const struct kt_layout *l = &s->l;
+	const struct kt_trace_opts *o_tr = b->ops ? NULL : kt_opts__load(s, b);
+	/* a latency tracer's file hides what came before its trace (latency.c) */
+	bool lat = o_tr && o_tr->lat_view;
+	uint64_t done[KT_CPUMASK_WORDS] = { 0 }, done2[KT_CPUMASK_WORDS] = { 0 };
 	struct kt_record r;
 	struct kt_iter *it;
 	struct trace_seq q;
@@ -139,7 +143,7 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		if (!it)
 			return -errno;
 		while (kt_iter__next(it, &r) > 0)
-			total++;
+			total += !(lat && kt_latency__skip(o_tr, &r, done2));
 		kt_iter__free(it);
 		skip = total > o.last ? total - o.last : 0;
 	}
@@ -153,6 +157,8 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		struct tep_event *ev = kt_render__find_event(s, r.type);
 		uint64_t us = (r.ts + 500) / 1000;
 
+		if (lat && kt_latency__skip(o_tr, &r, done))
+			continue;
 		if (n++ < skip)
 			continue;
 		if (b->ops) {

@@ -166,6 +166,19 @@ static const struct probe probes[] = {
 	P(te_flags, "struct trace_entry", "flags", true),
 	P(te_preempt_count, "struct trace_entry", "preempt_count", true),
 	P(te_pid, "struct trace_entry", "pid", true),
+	/* the latency tracers' header (latency.c) */
+	P(ab_data, "struct array_buffer", "data", false),
+	P(ab_time_start, "struct array_buffer", "time_start", false),
+	P(ab_cpu, "struct array_buffer", "cpu", false),
+	P(tac_saved_latency, "struct trace_array_cpu", "saved_latency", false),
+	P(tac_critical_start, "struct trace_array_cpu", "critical_start", false),
+	P(tac_critical_end, "struct trace_array_cpu", "critical_end", false),
+	P(tac_comm, "struct trace_array_cpu", "comm", false),
+	P(tac_pid, "struct trace_array_cpu", "pid", false),
+	P(tac_uid, "struct trace_array_cpu", "uid", false),
+	P(tac_nice, "struct trace_array_cpu", "nice", false),
+	P(tac_policy, "struct trace_array_cpu", "policy", false),
+	P(tac_rt_priority, "struct trace_array_cpu", "rt_priority", false),
 	/* PREEMPT_RT's lazy preemption before 6.6-rt: a counter of its own */
 	P(te_preempt_lazy_count, "struct trace_entry", "preempt_lazy_count", false),
 };

@@ -35,15 +35,28 @@ static void tracer_name(struct kt_session *s, struct kt_buffer *b, char *buf, si
 	free(str);
 }
 
+static void load(struct kt_session *s, struct kt_buffer *b, struct kt_trace_opts *o);
+
 const struct kt_trace_opts *kt_opts__load(struct kt_session *s, struct kt_buffer *b)
 {
 	struct kt_trace_opts *o = &b->opts;
-	uint64_t flags;
-	bool p;
 
 	if (o->loaded)
 		return o;
 	o->loaded = true;
+	load(s, b, o);
+	/* a latency tracer's trace file is its max buffer (latency.c) */
+	o->lat_view = kt_latency__view(s, b, o, &o->lat_time_start);
+	if (o->lat_view)
+		o->tracer_own_output = false;
+	return o;
+}
+
+static void load(struct kt_session *s, struct kt_buffer *b, struct kt_trace_opts *o)
+{
+	uint64_t flags;
+	bool p;
+
 	tracer_name(s, b, o->tracer, sizeof(o->tracer));
 	/*
 	 * A tracer with a print_line() or print_header() of its own
@@ -75,12 +88,12 @@ const struct kt_trace_opts *kt_opts__load(struct kt_session *s, struct kt_buffer
 	o->irq_info = o->context_info = o->print_parent = true;
 	if (!s->l.tr_trace_flags.present ||
 	    kt_read_member(s, b->tr, &s->l.tr_trace_flags, &flags))
-		return o;
+		return;
 	o->irq_info = flag(s, flags, "TRACE_ITER_IRQ_INFO_BIT", &p);
 	o->known = p;
 	if (!p)	{	/* no enumerators (no DWARF enums, old profile): defaults */
 		o->irq_info = true;
-		return o;
+		return;
 	}
 	o->context_info = flag(s, flags, "TRACE_ITER_CONTEXT_INFO_BIT", &p) || !p;
 	o->print_parent = flag(s, flags, "TRACE_ITER_PRINT_PARENT_BIT", &p) || !p;
@@ -98,7 +111,7 @@ const struct kt_trace_opts *kt_opts__load(struct kt_session *s, struct kt_buffer
 			    flag(s, flags, "TRACE_ITER_PRINTK_BIT", &p);
 	/* 6.x: print_event_fields() instead of the event's own printer */
 	o->fields = flag(s, flags, "TRACE_ITER_FIELDS_BIT", &p);
-	return o;
+	return;
 }
 
 /*
@@ -237,6 +250,10 @@ void kt_opts__header(struct kt_session *s, struct kt_buffer *b, FILE *out)
 	uint64_t in, all;
 
 	fprintf(out, "# tracer: %s\n#\n", o->tracer);
+	if (o->lat_view) {
+		kt_latency__header(s, b, o, online_cpus(b), out);
+		return;
+	}
 	if (!strcmp(o->tracer, "osnoise") || !strcmp(o->tracer, "timerlat")) {
 		osnoise_header(s, o->tracer, out);
 		return;

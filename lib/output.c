@@ -287,6 +287,14 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 			if (ip == UINT64_MAX)
 				break;
 			trace_seq_puts(q, "\n => ");
+			/*
+			 * FTRACE_TRAMPOLINE_MARKER (INT_MAX, 6.3+): a return into
+			 * an ftrace trampoline; never a kernel address before
+			 */
+			if (ip == 0x7fffffff) {
+				trace_seq_puts(q, "[FTRACE TRAMPOLINE]");
+				continue;
+			}
 			kt_output__ip_sym(s, o, q, ip);
 		}
 		return true;
@@ -462,6 +470,19 @@ void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct 
 	}
 }
 
+/* trace_print_lat_fmt() of @r (latency.c) */
+void kt_output__lat_columns(struct kt_session *s, const struct kt_record *r, struct trace_seq *q)
+{
+	const struct kt_layout *l = &s->l;
+	const uint8_t *d = r->data;
+	unsigned flags = r->size > l->te_flags.off ? d[l->te_flags.off] : 0;
+	unsigned pc = r->size > l->te_preempt_count.off ? d[l->te_preempt_count.off] : 0;
+	int lazy_pc = !l->te_preempt_lazy_count.present ? -1 :
+		      r->size > l->te_preempt_lazy_count.off ? d[l->te_preempt_lazy_count.off] : 0;
+
+	put_lat(s, q, flags, pc, lazy_pc);
+}
+
 /* trace_seq_putmem_hex() of a little-endian value: its bytes last to first, then ' ' */
 static void put_hex(struct trace_seq *q, uint64_t v, int bytes)
 {
@@ -569,7 +590,8 @@ int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct k
 void kt_output__record(struct kt_session *s, struct kt_buffer *b, const struct kt_trace_opts *o,
 		       const struct kt_record *r, struct trace_seq *q)
 {
-	if (o->bin || o->latency_fmt || o->verbose || o->printk_msgonly || o->fields ||
+	if (o->bin || (o->latency_fmt && !o->lat_view) || o->verbose || o->printk_msgonly ||
+	    o->fields ||
 	    o->tracer_own_output || o->last_boot)
 		b->loss.events_unrendered++;
 	if (!o->bin && (o->raw || o->hex)) {

@@ -66,6 +66,79 @@ static void print_ring_header(struct kt_session *s, struct kt_buffer *b, FILE *o
 		(unsigned long long)all, nr);
 }
 
+/*
+ * A latency tracer's trace file (latency.c): each line's context needs the
+ * time stamp of the line after it (trace_find_next_entry() over all CPUs),
+ * so a record is printed once the next one is read. One thread.
+ */
+static int lat_text(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it,
+		    const struct kt_trace_opts *o, bool annotate, struct line_ring *ring, FILE *out)
+{
+	uint64_t started[KT_CPUMASK_WORDS] = { 0 }, done[KT_CPUMASK_WORDS] = { 0 }, idx = 0;
+	struct kt_record prev, r;
+	struct trace_seq q;
+	void *copy = NULL;
+	size_t cap = 0;
+	bool have = false, last = false;
+	int ret, err = 0;
+
+	trace_seq_init(&q);
+	for (;;) {
+		ret = kt_iter__next(it, &r);
+		while (ret > 0 && kt_latency__skip(o, &r, done))
+			ret = kt_iter__next(it, &r);
+		if (ret < 0)
+			err = ret;
+		if (ret <= 0)
+			last = true;
+		if (have) {
+			trace_seq_reset(&q);
+			idx++;
+			if (annotate && prev.cpu < KT_CPUMASK_WORDS * 64 &&
+			    !(started[prev.cpu / 64] & (1ULL << (prev.cpu % 64)))) {
+				started[prev.cpu / 64] |= 1ULL << (prev.cpu % 64);
+				if (idx > 2)	/* test_cpu_buff_start(), as in kt_text__write() */
+					trace_seq_printf(&q, "##### CPU %d buffer started ####\n",
+							 prev.cpu);
+			}
+			if (prev.missed)
+				trace_seq_printf(&q, "CPU:%d [LOST %llu EVENTS]\n", prev.cpu,
+						 (unsigned long long)prev.missed);
+			else if (prev.missed_unknown)
+				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", prev.cpu);
+			if (o->context_info)
+				kt_latency__context(s, b, &prev, o->lat_time_start,
+						    last ? prev.ts : r.ts, &q);
+			if (kt_render__event(s, b, &prev, &q) == -ENOENT)
+				b->loss.events_unknown++;
+			trace_seq_putc(&q, '\n');
+			trace_seq_terminate(&q);
+			if (!err)
+				err = emit(ring, out, q.buffer, q.len);
+		}
+		if (last || err)
+			break;
+		/* the record's bytes are the iterator's until the next call */
+		if (r.size > cap) {
+			void *n = realloc(copy, r.size);
+
+			if (!n) {
+				err = -ENOMEM;
+				break;
+			}
+			copy = n;
+			cap = r.size;
+		}
+		memcpy(copy, r.data, r.size);
+		prev = r;
+		prev.data = copy;
+		have = true;
+	}
+	trace_seq_destroy(&q);
+	free(copy);
+	return err;
+}
+
 /* what the options of @b make the kernel print that ktrace does not */
 static void warn_options(struct kt_session *s, struct kt_buffer *b,
 			 const struct kt_trace_opts *o_tr, bool graph)
@@ -74,7 +147,12 @@ static void warn_options(struct kt_session *s, struct kt_buffer *b,
 		kt_warn(s, "buffer %s: option bin is on: the kernel's trace file is binary "
 			   "(print_bin_fmt()); ktrace prints it as text, as with bin off",
 			b->name);
-	if (o_tr->tracer_own_output && !graph)
+	if (o_tr->tracer_own_output && !graph && !b->snapshot && !strncmp(o_tr->tracer, "wakeup", 6))
+		kt_warn(s, "buffer %s: tracer %s: the kernel's trace file shows the longest "
+			   "latency's trace, buffer %s.snapshot here; this live buffer (trace_pipe's) "
+			   "is printed as events, counted as not rendered", b->name, o_tr->tracer,
+			b->name);
+	else if (o_tr->tracer_own_output && !graph)
 		kt_warn(s, "buffer %s: tracer %s prints its buffer its own way: ktrace prints "
 			   "its records as events; they are counted as not rendered",
 			b->name, o_tr->tracer);
@@ -83,7 +161,8 @@ static void warn_options(struct kt_session *s, struct kt_buffer *b,
 			   "(text_delta/data_delta not 0): the kernel prints them by their "
 			   "fields at moved addresses, ktrace does not; they are counted as "
 			   "not rendered", b->name);
-	if (o_tr->latency_fmt || o_tr->verbose || o_tr->printk_msgonly || o_tr->fields)
+	if ((o_tr->latency_fmt && !o_tr->lat_view) || o_tr->verbose || o_tr->printk_msgonly ||
+	    o_tr->fields)
 		kt_warn(s, "buffer %s: option %s is on: ktrace does not print it as the "
 			   "kernel does; its records are counted as not rendered", b->name,
 			o_tr->latency_fmt ? "latency-format" : o_tr->verbose ? "verbose" :
@@ -151,6 +230,10 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	/* the graph looks ahead in each CPU's stream: it stays on this thread */
 	/* blk_classic: TRACE_BLK lines of the tracer's own, on this thread */
 	classic = kt_blk__classic(s, b);
+	if (!b->ops && o_tr->lat_view) {
+		err = lat_text(s, b, it, o_tr, annotate, &ring, out);
+		goto out;
+	}
 	if (o.jobs > 1 && !b->ops && !graph && !classic) {
 		/* worker threads render, this one reads (jobs.c); same text */
 		struct emit_ctx c = { &ring, out };

@@ -8,6 +8,10 @@
 #   osnoise   period 100 ms, runtime 20 ms: a TRACE_OSNOISE record a
 #             period on each CPU, and the osnoise:* events
 #   timerlat  period 10 ms: TRACE_TIMERLAT records (irq and thread)
+#   wakeup, wakeup_rt: as set up by the kernel (latency-format on); the
+#             trace file shows tr->max_buffer, the longest wake-up seen;
+#             tracing_on=0 stops the tracer (its stop()), so the max
+#             buffer is final when the truth is read
 # Settings come from the recipe through /workload.env; the host's
 # --crash-after-run panics the guest once this exits.
 . /workload.env
