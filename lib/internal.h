@@ -483,6 +483,7 @@ bool kt_latency__view(struct kt_session *s, struct kt_buffer *b, const struct kt
 void kt_latency__header(struct kt_session *s, struct kt_buffer *b, const struct kt_trace_opts *o,
 			int online, FILE *out);
 bool kt_latency__skip(const struct kt_trace_opts *o, const struct kt_record *r, uint64_t *done);
+int kt_latency__skipped(struct kt_buffer *b, const struct kt_trace_opts *o, uint64_t *skip);
 void kt_latency__context(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
 			 uint64_t time_start, uint64_t next_ts, struct trace_seq *q);
 /* output.c: trace_print_lat_fmt()'s columns of @r */

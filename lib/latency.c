@@ -98,6 +98,23 @@ bool kt_latency__skip(const struct kt_trace_opts *o, const struct kt_record *r, 
 	return false;
 }
 
+/* each CPU's skipped_entries (tracing_iter_reset()): @skip has nr_cpus slots */
+int kt_latency__skipped(struct kt_buffer *b, const struct kt_trace_opts *o, uint64_t *skip)
+{
+	uint64_t done[KT_CPUMASK_WORDS] = { 0 };
+	struct kt_iter *it = kt_iter__new(b, NULL);
+	struct kt_record r;
+	int ret;
+
+	if (!it)
+		return -ENOMEM;
+	while ((ret = kt_iter__next(it, &r)) > 0)
+		if (kt_latency__skip(o, &r, done) && r.cpu < b->nr_cpus)
+			skip[r.cpu]++;
+	kt_iter__free(it);
+	return ret < 0 ? ret : 0;
+}
+
 /*
  * get_total_entries() of the max buffer after tracing_iter_reset(): a CPU
  * with skipped entries counts only what is shown, its overruns not at all.
@@ -105,21 +122,13 @@ bool kt_latency__skip(const struct kt_trace_opts *o, const struct kt_record *r, 
 static int entry_counts(struct kt_session *s, struct kt_buffer *b, const struct kt_trace_opts *o,
 			uint64_t *in_buffer, uint64_t *written)
 {
-	uint64_t done[KT_CPUMASK_WORDS] = { 0 }, *skip, in = 0, all = 0;
-	struct kt_iter *it = kt_iter__new(b, NULL);
-	struct kt_record r;
+	uint64_t *skip, in = 0, all = 0;
 	int cpu, ret;
 
 	skip = calloc((size_t)b->nr_cpus + 1, sizeof(*skip));
-	if (!it || !skip) {
-		kt_iter__free(it);
-		free(skip);
+	if (!skip)
 		return -ENOMEM;
-	}
-	while ((ret = kt_iter__next(it, &r)) > 0)
-		if (kt_latency__skip(o, &r, done) && r.cpu < b->nr_cpus)
-			skip[r.cpu]++;
-	kt_iter__free(it);
+	ret = kt_latency__skipped(b, o, skip);
 	for (cpu = 0; cpu < b->nr_cpus; cpu++) {
 		const struct kt_cpu_info *i = &b->cpus[cpu].info;
 		uint64_t e;

@@ -78,10 +78,17 @@ static int lat_text(struct kt_session *s, struct kt_buffer *b, struct kt_iter *i
 	struct kt_record prev, r;
 	struct trace_seq q;
 	void *copy = NULL;
+	uint64_t *skipped;
 	size_t cap = 0;
 	bool have = false, last = false;
 	int ret, err = 0;
 
+	/* test_cpu_buff_start(): no "buffer started" on a CPU that skipped entries */
+	skipped = calloc((size_t)b->nr_cpus + 1, sizeof(*skipped));
+	if (!skipped)
+		return -ENOMEM;
+	if (annotate)
+		kt_latency__skipped(b, o, skipped);
 	trace_seq_init(&q);
 	for (;;) {
 		ret = kt_iter__next(it, &r);
@@ -95,6 +102,7 @@ static int lat_text(struct kt_session *s, struct kt_buffer *b, struct kt_iter *i
 			trace_seq_reset(&q);
 			idx++;
 			if (annotate && prev.cpu < KT_CPUMASK_WORDS * 64 &&
+			    !(prev.cpu < b->nr_cpus && skipped[prev.cpu]) &&
 			    !(started[prev.cpu / 64] & (1ULL << (prev.cpu % 64)))) {
 				started[prev.cpu / 64] |= 1ULL << (prev.cpu % 64);
 				if (idx > 2)	/* test_cpu_buff_start(), as in kt_text__write() */
@@ -136,6 +144,7 @@ static int lat_text(struct kt_session *s, struct kt_buffer *b, struct kt_iter *i
 	}
 	trace_seq_destroy(&q);
 	free(copy);
+	free(skipped);
 	return err;
 }
 

@@ -8,10 +8,12 @@
 #   osnoise   period 100 ms, runtime 20 ms: a TRACE_OSNOISE record a
 #             period on each CPU, and the osnoise:* events
 #   timerlat  period 10 ms: TRACE_TIMERLAT records (irq and thread)
-#   wakeup, wakeup_rt: as set up by the kernel (latency-format on); the
-#             trace file shows tr->max_buffer, the longest wake-up seen;
-#             tracing_on=0 stops the tracer (its stop()), so the max
-#             buffer is final when the truth is read
+#   wakeup, wakeup_rt, wakeup_dl: as set up by the kernel (latency-format
+#             on); the trace file shows tr->max_buffer, the longest wake-up
+#             seen; tracing_on=0 stops the tracer (its stop()), so the max
+#             buffer is final when the truth is read. For wakeup_rt and
+#             wakeup_dl, scripts/tools/schedwake (GUEST_TOOLS) sleeps and
+#             wakes as a SCHED_FIFO or SCHED_DEADLINE task meanwhile
 # Settings come from the recipe through /workload.env; the host's
 # --crash-after-run panics the guest once this exits.
 . /workload.env
@@ -50,12 +52,18 @@ esac
 echo "$TRACER" >$T/current_tracer || fail "current_tracer=$TRACER"
 echo >$T/trace
 echo 1 >$T/tracing_on
+[ -d /ktrace/files/root ] && { cp -a /ktrace/files/root/. / || fail "cannot install the tools"; }
+case $TRACER in
+wakeup_rt) schedwake fifo 50 400 3000 & ;;
+wakeup_dl) schedwake deadline 1000:10000 400 3000 & ;;
+esac
 i=0
 while [ $i -lt "$MARKERS" ]; do
 	echo "ktrace-marker $CASE $i" >$T/trace_marker
 	i=$((i + 1))
 	[ $((i % 10)) = 0 ] && sleep 0.2
 done
+wait
 echo "$LAST_MARKER_GLOBAL" >$T/trace_marker
 echo 0 >$T/tracing_on
 mkdir -p /truth
