@@ -580,6 +580,81 @@ int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct k
 	return 0;
 }
 
+/* bytes into @q, NULs included (libtraceevent has no trace_seq_putmem()) */
+static void put_bytes(struct trace_seq *q, const uint8_t *p, unsigned n)
+{
+	while (n--)
+		trace_seq_putc(q, *p++);
+}
+
+/* SEQ_PUT_FIELD(): a field's bytes as they are (x86-64: little-endian) */
+static void put_field(struct trace_seq *q, uint64_t v, int bytes)
+{
+	uint8_t le[8];
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		le[i] = (uint8_t)(v >> (8 * i));
+	put_bytes(q, le, (unsigned)bytes);
+}
+
+/*
+ * print_bin_fmt() (trace.c): with context-info the pid, the CPU (ints) and
+ * the time stamp (u64) as bytes, then the event's binary(): trace_fn_bin()
+ * (ip, parent_ip), trace_ctxwake_bin() (the seven fields of a switch or
+ * wake-up, each its own size), and for every other event, tracepoints
+ * included, trace_nop_print()'s "type: N" line. Nothing else: the caller
+ * adds no newline. -ENOENT: an unknown event (the kernel prints nothing).
+ */
+static int bin_record(struct kt_session *s, const struct kt_trace_opts *o,
+		      const struct kt_record *r, struct trace_seq *q)
+{
+	static const char *const ctx[] = { "prev_pid", "prev_prio", "prev_state", "next_cpu",
+					   "next_pid", "next_prio", "next_state" };
+	struct tep_event *ev = kt_render__find_event(s, r->type);
+	struct tep_record rec = { .ts = r->ts, .cpu = r->cpu, .size = (int)r->size,
+				  .record_size = (int)r->size, .data = (void *)r->data };
+	const char *name = ev && ev->system && !strcmp(ev->system, "ftrace") ? ev->name : "";
+	bool ok = true;
+	size_t i;
+
+	if (o->context_info) {
+		put_field(q, (uint32_t)r->pid, 4);
+		put_field(q, (uint32_t)r->cpu, 4);
+		put_field(q, r->ts, 8);
+	}
+	if (!ev)
+		return -ENOENT;
+	if (!strcmp(name, "function")) {
+		uint64_t ip = kt_output__field(ev, "ip", &rec, &ok);
+		uint64_t parent = kt_output__field(ev, "parent_ip", &rec, &ok);
+
+		if (ok) {
+			put_field(q, ip, 8);
+			put_field(q, parent, 8);
+			return 0;
+		}
+	} else if (!strcmp(name, "context_switch") || !strcmp(name, "wakeup")) {
+		for (i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
+			struct tep_format_field *f = tep_find_field(ev, ctx[i]);
+
+			if (!f || f->offset < 0 || f->size > 8 || (uint32_t)(f->offset + f->size) > r->size)
+				break;
+		}
+		if (i == sizeof(ctx) / sizeof(ctx[0])) {
+			for (i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
+				struct tep_format_field *f = tep_find_field(ev, ctx[i]);
+
+				put_bytes(q, (const uint8_t *)r->data + f->offset,
+					  (unsigned)f->size);
+			}
+			return 0;
+		}
+	}
+	trace_seq_printf(q, "type: %d\n", r->type);
+	return 0;
+}
+
 /*
  * One record of a trace array's buffer as the kernel's trace file shows
  * it with this buffer's options: raw or hex, else the context columns and
@@ -590,10 +665,14 @@ int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct k
 void kt_output__record(struct kt_session *s, struct kt_buffer *b, const struct kt_trace_opts *o,
 		       const struct kt_record *r, struct trace_seq *q)
 {
-	if (o->bin || (o->latency_fmt && !o->lat_view) || o->verbose || o->printk_msgonly ||
-	    o->fields ||
+	if ((o->latency_fmt && !o->lat_view) || o->verbose || o->printk_msgonly || o->fields ||
 	    o->tracer_own_output || o->last_boot)
 		b->loss.events_unrendered++;
+	if (o->bin) {
+		if (bin_record(s, o, r, q) == -ENOENT)
+			b->loss.events_unknown++;
+		return;
+	}
 	if (!o->bin && (o->raw || o->hex)) {
 		if (kt_output__raw_hex(s, b, r, q) == -ENOENT)
 			b->loss.events_unknown++;

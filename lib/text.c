@@ -152,10 +152,6 @@ static int lat_text(struct kt_session *s, struct kt_buffer *b, struct kt_iter *i
 static void warn_options(struct kt_session *s, struct kt_buffer *b,
 			 const struct kt_trace_opts *o_tr, bool graph)
 {
-	if (o_tr->bin)
-		kt_warn(s, "buffer %s: option bin is on: the kernel's trace file is binary "
-			   "(print_bin_fmt()); ktrace prints it as text, as with bin off",
-			b->name);
 	if (o_tr->tracer_own_output && !graph && !b->snapshot && !strncmp(o_tr->tracer, "wakeup", 6))
 		kt_warn(s, "buffer %s: tracer %s: the kernel's trace file shows the longest "
 			   "latency's trace, buffer %s.snapshot here; this live buffer (trace_pipe's) "
@@ -185,7 +181,7 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	struct line_ring ring = { 0 };
 	const struct kt_trace_opts *o_tr;
 	struct kt_record r;
-	struct kt_trace_opts o_plain;
+	struct kt_trace_opts o_plain, o_text;
 	struct kt_fgraph *graph = NULL;
 	struct kt_iter *it;
 	struct trace_seq q;
@@ -228,6 +224,11 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	 * bin, hex or raw (print_trace_line() returns before) there is none.
 	 */
 	o_tr = kt_opts__load(s, b);
+	if (o.text && o_tr->bin) {	/* a summary's lines: bin off */
+		o_text = *o_tr;
+		o_text.bin = false;
+		o_tr = &o_text;
+	}
 	annotate = b->loss.events_overrun > 0 && !b->ops &&
 		   !(o_tr->bin || o_tr->hex || o_tr->raw);
 	if (!b->ops)	/* a recorder's ring has no trace array, no options */
@@ -243,7 +244,8 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		err = lat_text(s, b, it, o_tr, annotate, &ring, out);
 		goto out;
 	}
-	if (o.jobs > 1 && !b->ops && !graph && !classic) {
+	/* bin: records end where their bytes do (no newline): one thread */
+	if (o.jobs > 1 && !b->ops && !graph && !classic && !o_tr->bin) {
 		/* worker threads render, this one reads (jobs.c); same text */
 		struct emit_ctx c = { &ring, out };
 
@@ -322,7 +324,9 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		} else {
 			kt_output__record(s, b, graph ? &o_plain : o_tr, &r, &q);
 		}
-		trace_seq_putc(&q, '\n');
+		/* print_bin_fmt() ends a record where its bytes end */
+		if (b->ops || !o_tr->bin || graph)
+			trace_seq_putc(&q, '\n');
 		trace_seq_terminate(&q);
 		err = emit(&ring, out, q.buffer, q.len);
 		if (err)

@@ -242,7 +242,8 @@ static void put_ts(FILE *f, const struct kt_buffer *b, uint64_t ts)
 static void summary_buffer(struct ticket *t, FILE *f, int idx, struct kt_buffer *b)
 {
 	struct kt_iter_opts io = { .sz = sizeof(io) };
-	struct kt_text_opts to = { .sz = sizeof(to), .last = TICKET_PANIC_LAST, .iter = &io };
+	struct kt_text_opts to = { .sz = sizeof(to), .last = TICKET_PANIC_LAST, .iter = &io,
+				   .text = true };
 	uint64_t n = 0, on_cpu = 0, first = 0, last = 0, in_buffer, written;
 	uint64_t mask[KT_CPUMASK_WORDS] = { 0 };
 	long before;

@@ -178,7 +178,11 @@ static void print_event(struct kt_session *s, struct source *src, FILE *out,
 		o.tracer_own_output = false;
 		kt_output__record(s, src->b, &o, r, q);
 	} else {
-		kt_output__record(s, src->b, kt_opts__load(s, src->b), r, q);
+		/* the timeline is text: bin's records as with bin off */
+		struct kt_trace_opts o = *kt_opts__load(s, src->b);
+
+		o.bin = false;
+		kt_output__record(s, src->b, &o, r, q);
 	}
 	trace_seq_terminate(q);
 	/* a stack trace event renders as several lines: each is marked */

@@ -41,8 +41,8 @@ for c in $(cases); do
 				    i < n && $0 == t[i] { i++ }
 				    END { if (i < n) printf "truth line %d not found in order: %s", i + 1, t[i] }' \
 				"$truth" "$out")
-			last_t=$(grep -v '^#' "$truth" | tail -n 1)
-			last_o=$(grep -v '^#' "$out" | tail -n 1)
+			last_t=$(grep -av '^#' "$truth" | tail -n 1)
+			last_o=$(grep -av '^#' "$out" | tail -n 1)
 			var=LAST_MARKER_$inst
 			marker=${!var:-}
 			if [ -n "$miss" ]; then
@@ -63,7 +63,7 @@ for c in $(cases); do
 			"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" --json "$core" 2>/dev/null >"$out"
 			ne_j=$(grep -c '^{"instance"' "$out")
 			# (hex prints an empty line after each event)
-			ne_t=$(grep -v '^#' "$truth" | grep -v '^CPU:.*LOST' | grep -v '^ => ' |
+			ne_t=$(grep -av '^#' "$truth" | grep -v '^CPU:.*LOST' | grep -v '^ => ' |
 				grep -v '^$' | grep -vc '^#####')
 			jdiff=$(grep '^{"instance"' "$out" |
 				sed 's/^.*"cpu":\([0-9]*\),.*"timestamp":"\([0-9.]*\)".*"text":"\(.*\)"}$/\1 \2 \3/' |

@@ -453,6 +453,8 @@ struct kt_text_opts {
 	 * calling thread does it all); the output is the same either way
 	 */
 	int jobs;
+	/* text even where the buffer's bin option makes the kernel's binary */
+	bool text;
 };
 
 /* Render @b as /sys/kernel/tracing/trace would. */
