@@ -50,14 +50,14 @@ for c in $(cases); do
 			elif [ "$last_t" != "$last_o" ]; then
 				nok "$c/$fmt/$inst: output ends with '$last_o', the kernel's with '$last_t'"
 			elif [ -n "$marker" ] && grep -qF -- "$marker" "$truth" &&
-				! grep -v '^#' "$out" | grep -qF -- "$marker"; then
+				! grep -av '^#' "$out" | grep -qF -- "$marker"; then
 				nok "$c/$fmt/$inst: last marker '$marker' not in the output"
 			else
 				ok "$c/$fmt/$inst: $(grep -vc '^#' "$truth") kernel lines found in order, ends at the last event"
 			fi
 			# JSON carries the same events: same order, time stamps and text
 			"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" "$core" 2>/dev/null |
-				grep -v '^#' | grep -v '^CPU:.*LOST' |
+				grep -av '^#' | grep -v '^CPU:.*LOST' |
 				sed -n 's/^.\{16\}-[0-9]* *\(([ 0-9-]*) \)\{0,1\}\[\([0-9]*\)\] [^ ]* *\([0-9]*\.[0-9]*\): \(.*\)$/\2 \3 \4/p' |
 				sed 's/^0*\([0-9]\)/\1/' >"$err"
 			"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" --json "$core" 2>/dev/null >"$out"
