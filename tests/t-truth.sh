@@ -53,18 +53,18 @@ for c in $(cases); do
 				! grep -av '^#' "$out" | grep -qF -- "$marker"; then
 				nok "$c/$fmt/$inst: last marker '$marker' not in the output"
 			else
-				ok "$c/$fmt/$inst: $(grep -avc '^#' "$truth") kernel lines found in order, ends at the last event"
+				ok "$c/$fmt/$inst: $(grep -vc '^#' "$truth") kernel lines found in order, ends at the last event"
 			fi
 			# JSON carries the same events: same order, time stamps and text
 			"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" "$core" 2>/dev/null |
-				grep -av '^#' | grep -av '^CPU:.*LOST' |
+				grep -av '^#' | grep -v '^CPU:.*LOST' |
 				sed -n 's/^.\{16\}-[0-9]* *\(([ 0-9-]*) \)\{0,1\}\[\([0-9]*\)\] [^ ]* *\([0-9]*\.[0-9]*\): \(.*\)$/\2 \3 \4/p' |
 				sed 's/^0*\([0-9]\)/\1/' >"$err"
 			"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" --json "$core" 2>/dev/null >"$out"
 			ne_j=$(grep -c '^{"instance"' "$out")
 			# (hex prints an empty line after each event)
-			ne_t=$(grep -av '^#' "$truth" | grep -av '^CPU:.*LOST' | grep -av '^ => ' |
-				grep -av '^$' | grep -avc '^#####')
+			ne_t=$(grep -av '^#' "$truth" | grep -v '^CPU:.*LOST' | grep -v '^ => ' |
+				grep -v '^$' | grep -vc '^#####')
 			jdiff=$(grep '^{"instance"' "$out" |
 				sed 's/^.*"cpu":\([0-9]*\),.*"timestamp":"\([0-9.]*\)".*"text":"\(.*\)"}$/\1 \2 \3/' |
 				sed 's/\\n.*//; s/\\"/"/g; s/\\\\/\\/g' | diff - "$err" | head -n 4)
