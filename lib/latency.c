@@ -102,16 +102,21 @@ bool kt_latency__skip(const struct kt_trace_opts *o, const struct kt_record *r, 
 int kt_latency__skipped(struct kt_buffer *b, const struct kt_trace_opts *o, uint64_t *skip)
 {
 	uint64_t done[KT_CPUMASK_WORDS] = { 0 };
+	/* a look ahead: what the reading counts is the printing's to count */
+	struct kt_loss loss = b->loss;
 	struct kt_iter *it = kt_iter__new(b, NULL);
 	struct kt_record r;
 	int ret;
 
 	if (!it)
 		return -ENOMEM;
+	kt_warn_mute(true);
 	while ((ret = kt_iter__next(it, &r)) > 0)
 		if (kt_latency__skip(o, &r, done) && r.cpu < b->nr_cpus)
 			skip[r.cpu]++;
+	kt_warn_mute(false);
 	kt_iter__free(it);
+	b->loss = loss;
 	return ret < 0 ? ret : 0;
 }
 

@@ -111,6 +111,23 @@ for c in $(cases); do
 		else
 			nok "$c: the kernel's binary trace ends cpu $cpu with pid $bpid at $bts; summary.txt's last line of that cpu: '$sline'"
 		fi
+	elif grep -q '^# wakeup[_a-z]* latency trace v1.1.5 on ' "$dir/truth/global.trace"; then
+		# a latency tracer: the kernel's trace file is the max buffer
+		# (global.snapshot), its lines "comm-pid CPU flags time mark: ";
+		# the mark is the gap to the next line of any CPU, so compared
+		# without it (the summary shows the panicking CPU's alone)
+		nomark() { sed 's/^\(.\{20\}[^ ]* *[0-9]*us\)[ +!#*@$]: /\1 : /'; }
+		llast=$(grep -av -e '^#' -e '^ => ' "$dir/truth/global.trace" |
+			awk -v c="$cpu" 'substr($0, 18, 3) + 0 == c' | tail -n1 | nomark)
+		awk 'index($0, "buffer global.snapshot") == 1 { on = 1; next } /^buffer / { on = 0 } on' \
+			"$t/summary.txt" | nomark >"$tmp/lsect"
+		if [ -z "$llast" ]; then
+			ok "$c: the kernel's latency trace has no line of cpu $cpu"
+		elif grep -qF -- "${llast# }" "$tmp/lsect"; then
+			ok "$c: summary.txt's global.snapshot shows the kernel's last latency line on cpu $cpu"
+		else
+			nok "$c: summary.txt's global.snapshot lacks the kernel's last latency line on cpu $cpu: '$llast'"
+		fi
 	elif grep -q '^# tracer: function_graph$' "$dir/truth/global.trace"; then
 		# the graph's CPU column is " N) " (after the abstime one); the
 		# kernel's last graph line of the panicking CPU is in the summary
