@@ -55,6 +55,8 @@
 
 /* header slots: one per unit read, and one for the walk over every unit */
 #define DUNIT_SLOTS 1024
+/* see map_sections() */
+#define MAP_ALIGN ((size_t)2 << 20)
 
 /* the file's .debug_* sections, given to every image */
 struct dsec {
@@ -236,7 +238,7 @@ static void map_sections(struct kx_dunits *u)
 	uint64_t lo = UINT64_MAX, hi = 0;
 	size_t slots, span, i;
 	struct stat st;
-	char *map;
+	char *raw, *map;
 
 	if (u->compressed || page <= 0 || fstat(u->fd, &st))
 		return;
@@ -259,11 +261,24 @@ static void map_sections(struct kx_dunits *u)
 	u->nslots = DUNIT_SLOTS;
 	slots = u->nslots * u->slot_size;
 	u->map_len = slots + span;
-	/* the whole range reserved at once, then filled in place */
-	map = mmap(NULL, u->map_len, PROT_NONE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (map == MAP_FAILED)
+	/*
+	 * The whole range reserved at once, then filled in place. The file's
+	 * bytes land at an address congruent to their offset modulo 2 MiB,
+	 * as in libelf's own mapping of the file (the kernel aligns a large
+	 * mapping to 2 MiB): the kernel brings in the cached pages around a
+	 * fault by windows aligned on the address (fault_around_bytes), so
+	 * this mapping makes the same pages resident as that one would.
+	 */
+	if (u->map_len > SIZE_MAX - MAP_ALIGN)
 		return;
+	raw = mmap(NULL, u->map_len + MAP_ALIGN, PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (raw == MAP_FAILED)
+		return;
+	map = raw + (lo - ((uintptr_t)raw + slots)) % MAP_ALIGN;
+	if (map > raw)
+		munmap(raw, map - raw);
+	munmap(map + u->map_len, raw + MAP_ALIGN - map);
 	if (mprotect(map, slots, PROT_READ | PROT_WRITE) ||
 	    mmap(map + slots, span, PROT_READ, MAP_PRIVATE | MAP_FIXED, u->fd,
 		 (off_t)lo) == MAP_FAILED) {
