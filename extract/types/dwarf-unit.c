@@ -11,18 +11,34 @@
  * about 100 MB of resident file pages for a dozen units of interest.
  *
  * So the unit that holds an address is looked up in .debug_aranges here,
- * and libdw is given an in-memory ELF image whose .debug_info is that one
- * unit and whose other .debug_* sections are the file's own (the same
- * bytes of the mapping, nothing copied). Unit-relative references
+ * and libdw is given an ELF image in memory (elf_memory()) whose
+ * .debug_info is that one unit and whose other .debug_* sections are
+ * the file's own bytes, nothing copied. Unit-relative references
  * (DW_FORM_ref1..ref_udata), the only kind GCC emits within a unit of a
  * kernel built without LTO, and offsets into .debug_abbrev, .debug_str
  * and the other sections stay valid. Only the pages of the units read
  * and of the strings and abbreviations they use become resident.
  *
+ * The image is read by libelf as a file is: since elfutils 0.189
+ * dwarf_begin_elf() takes each section with elf_rawdata(), which gives
+ * only data read from a file or memory image, never data added with
+ * elf_newdata() (ELF_E_DATA_MISMATCH; libdw then says "invalid ELF
+ * file"). So the images live in one mapping of our own: header slots,
+ * one page each, and after them the file from its first .debug_*
+ * section to the end of its last, mapped read-only. An image starts at
+ * its slot (ELF header, section headers, section names) and ends with
+ * the mapping; its sections' offsets reach past the slots into the
+ * file's bytes. Every image and the walk over every unit read those
+ * bytes through this one mapping, so no page of them is resident twice.
+ *
  * A walk over every unit (the slow path of types for a name no anchor
- * finds) reads .debug_info through a read-only mapping of its own, and
+ * finds) reads all of .debug_info through an image of the same kind, and
  * gives back the pages of the units it has left behind: clean pages of
  * a file, read again from it if a DIE kept in the index is asked for.
+ *
+ * Compressed sections (SHF_COMPRESSED, or the older .zdebug_*) are not
+ * the file's bytes: then, as when libdw refuses an image, libdw's own
+ * lookup on the whole file, which decompresses them.
  */
 #include <byteswap.h>
 #include <endian.h>
@@ -33,15 +49,21 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "dwarf-unit.h"
 
-/* the file's .debug_* sections, given to every unit's image */
+/* header slots: one per unit read, and one for the walk over every unit */
+#define DUNIT_SLOTS 1024
+/* see map_sections() */
+#define MAP_ALIGN ((size_t)2 << 20)
+
+/* the file's .debug_* sections, given to every image */
 struct dsec {
-	Elf_Data *data;
+	uint64_t off;		/* in the file */
+	uint64_t size;
 	GElf_Word type;
 	size_t name;		/* offset in kx_dunits.names */
-	int is_info;
 };
 
 /* one unit read: its image, its handle, its unit DIE */
@@ -57,21 +79,28 @@ struct kx_dunits {
 	Elf *elf;
 	int fd;
 	int swap;		/* the file's byte order is not ours */
-	Elf_Data *info, *aranges;
+	int class;		/* ELFCLASS32 or ELFCLASS64 */
+	int compressed;		/* a .debug_* section is */
+	GElf_Ehdr ehdr;
+	const struct dsec *info, *aranges;
 	struct dsec secs[24];
 	size_t nsecs;
 	char names[512];	/* the images' .shstrtab */
 	size_t names_len, shstrtab_name;
 	struct dunit *units;
 	size_t nunits, units_cap;
-	/* .debug_info's place in the file; 0 when decompressed in memory */
-	uint64_t info_file_off;
-	int image_failed;	/* libdw refused a one-unit image */
-	/* the walk over every unit: its handle, image and mapping */
+	/*
+	 * The images' mapping: nslots header slots of slot_size bytes, then
+	 * the file's bytes from map_file_off on. NULL when there is none
+	 * (compressed sections, or mmap() failed).
+	 */
+	char *map;
+	size_t map_len, slot_size, nslots, slots_used;
+	uint64_t map_file_off;
+	int image_failed;	/* libdw refused an image, or there is none */
+	/* the walk over every unit: its handle and image */
 	Dwarf *all;
 	Elf *all_elf;
-	char *all_map;
-	size_t all_map_len, all_skew;
 };
 
 static uint64_t get_uint(const struct kx_dunits *u, const unsigned char *p,
@@ -94,6 +123,28 @@ static uint64_t get_uint(const struct kx_dunits *u, const unsigned char *p,
 	}
 }
 
+/* Store @v in @size bytes at @p in the file's byte order; return the end */
+static unsigned char *put_uint(const struct kx_dunits *u, unsigned char *p,
+			       unsigned int size, uint64_t v)
+{
+	uint64_t v64 = u->swap ? bswap_64(v) : v;
+	uint32_t v32 = u->swap ? bswap_32((uint32_t)v) : (uint32_t)v;
+	uint16_t v16 = u->swap ? bswap_16((uint16_t)v) : (uint16_t)v;
+
+	switch (size) {
+	case 2:
+		memcpy(p, &v16, 2);
+		break;
+	case 4:
+		memcpy(p, &v32, 4);
+		break;
+	default:
+		memcpy(p, &v64, 8);
+		break;
+	}
+	return p + size;
+}
+
 static int add_name(struct kx_dunits *u, const char *name, size_t *off)
 {
 	size_t len = strlen(name) + 1;
@@ -106,11 +157,15 @@ static int add_name(struct kx_dunits *u, const char *name, size_t *off)
 	return 0;
 }
 
-/*
- * Collect the .debug_* sections. Compressed ones (SHF_COMPRESSED, or the
- * older .zdebug_*) are decompressed in memory first, as dwarf_begin_elf()
- * would do, so that offsets into them mean what the DWARF says.
- */
+/* the bytes of section @s in the images' mapping */
+static const unsigned char *sec_bytes(const struct kx_dunits *u,
+				      const struct dsec *s)
+{
+	return (const unsigned char *)u->map + u->nslots * u->slot_size +
+	       (s->off - u->map_file_off);
+}
+
+/* Collect the file's .debug_* sections: their place, type and name. */
 static int collect_sections(struct kx_dunits *u)
 {
 	Elf_Scn *scn = NULL;
@@ -126,40 +181,34 @@ static int collect_sections(struct kx_dunits *u)
 		const char *name;
 		char plain[64];
 
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS)
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
+		    !shdr.sh_size)
 			continue;
 		name = elf_strptr(u->elf, shstrndx, shdr.sh_name);
 		if (!name)
 			continue;
 		if (!strncmp(name, ".zdebug_", 8)) {
-			if (elf_compress_gnu(scn, 0, 0) < 0)
-				continue;
+			u->compressed = 1;
 			snprintf(plain, sizeof(plain), ".%s", name + 2);
 			name = plain;
 		} else if (strncmp(name, ".debug_", 7)) {
 			continue;
-		} else if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) {
-			continue;
+		} else if (shdr.sh_flags & SHF_COMPRESSED) {
+			u->compressed = 1;
 		}
 		if (u->nsecs == sizeof(u->secs) / sizeof(u->secs[0]))
 			break;
 		s = &u->secs[u->nsecs];
-		s->data = elf_getdata(scn, NULL);
-		if (!s->data || !s->data->d_buf || !s->data->d_size)
-			continue;
+		s->off = shdr.sh_offset;
+		s->size = shdr.sh_size;
 		s->type = shdr.sh_type;
 		ret = add_name(u, name, &s->name);
 		if (ret)
 			return ret;
-		if (!strcmp(name, ".debug_info")) {
-			s->is_info = 1;
-			u->info = s->data;
-			if (!(shdr.sh_flags & SHF_COMPRESSED) && name != plain &&
-			    gelf_getshdr(scn, &shdr) && shdr.sh_offset)
-				u->info_file_off = shdr.sh_offset;
-		} else if (!strcmp(name, ".debug_aranges")) {
-			u->aranges = s->data;
-		}
+		if (!strcmp(name, ".debug_info"))
+			u->info = s;
+		else if (!strcmp(name, ".debug_aranges"))
+			u->aranges = s;
 		u->nsecs++;
 	}
 	if (!u->info)
@@ -167,27 +216,108 @@ static int collect_sections(struct kx_dunits *u)
 	return add_name(u, ".shstrtab", &u->shstrtab_name);
 }
 
+/* the size of an image's headers: ELF header, section headers, names */
+static size_t headers_size(const struct kx_dunits *u)
+{
+	size_t ehsize = u->class == ELFCLASS32 ? 52 : 64;
+	size_t shentsize = u->class == ELFCLASS32 ? 40 : 64;
+
+	/* the null section, the .debug_* sections, .shstrtab */
+	return ehsize + (u->nsecs + 2) * shentsize + u->names_len;
+}
+
+/*
+ * Map the header slots and, after them, the file from its first .debug_*
+ * section to the end of its last (the sections between are mapped too,
+ * never read). Nothing is mapped, and libdw reads the whole file, when
+ * a section is compressed or lies past the end of the file.
+ */
+static void map_sections(struct kx_dunits *u)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t slots, span, i;
+	struct stat st;
+	char *raw, *map;
+
+	if (u->compressed || page <= 0 || fstat(u->fd, &st))
+		return;
+	for (i = 0; i < u->nsecs; i++) {
+		const struct dsec *s = &u->secs[i];
+
+		if (s->off > (uint64_t)st.st_size ||
+		    s->size > (uint64_t)st.st_size - s->off)
+			return;
+		if (s->off < lo)
+			lo = s->off;
+		if (s->off + s->size > hi)
+			hi = s->off + s->size;
+	}
+	lo -= lo % (uint64_t)page;
+	if (hi - lo > SIZE_MAX / 2)
+		return;
+	span = hi - lo;
+	u->slot_size = (headers_size(u) + page - 1) / page * page;
+	u->nslots = DUNIT_SLOTS;
+	slots = u->nslots * u->slot_size;
+	u->map_len = slots + span;
+	/*
+	 * The whole range reserved at once, then filled in place. The file's
+	 * bytes land at an address congruent to their offset modulo 2 MiB,
+	 * as in libelf's own mapping of the file (the kernel aligns a large
+	 * mapping to 2 MiB): the kernel brings in the cached pages around a
+	 * fault by windows aligned on the address (fault_around_bytes), so
+	 * this mapping makes the same pages resident as that one would.
+	 */
+	if (u->map_len > SIZE_MAX - MAP_ALIGN)
+		return;
+	raw = mmap(NULL, u->map_len + MAP_ALIGN, PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (raw == MAP_FAILED)
+		return;
+	map = raw + (lo - ((uintptr_t)raw + slots)) % MAP_ALIGN;
+	if (map > raw)
+		munmap(raw, map - raw);
+	munmap(map + u->map_len, raw + MAP_ALIGN - map);
+	if (mprotect(map, slots, PROT_READ | PROT_WRITE) ||
+	    mmap(map + slots, span, PROT_READ, MAP_PRIVATE | MAP_FIXED, u->fd,
+		 (off_t)lo) == MAP_FAILED) {
+		munmap(map, u->map_len);
+		return;
+	}
+	u->map = map;
+	u->map_file_off = lo;
+}
+
 int kx_dunits__open(Elf *elf, int fd, struct kx_dunits **out)
 {
 	struct kx_dunits *u;
-	GElf_Ehdr ehdr;
 	int ret;
 
 	*out = NULL;
-	if (!gelf_getehdr(elf, &ehdr))
-		return -EIO;
 	u = calloc(1, sizeof(*u));
 	if (!u)
 		return -ENOMEM;
 	u->elf = elf;
 	u->fd = fd;
-	u->swap = ehdr.e_ident[EI_DATA] !=
+	if (!gelf_getehdr(elf, &u->ehdr)) {
+		free(u);
+		return -EIO;
+	}
+	u->class = gelf_getclass(elf);
+	u->swap = u->ehdr.e_ident[EI_DATA] !=
 		  (__BYTE_ORDER == __LITTLE_ENDIAN ? ELFDATA2LSB : ELFDATA2MSB);
 	ret = collect_sections(u);
 	if (ret) {
 		kx_dunits__close(u);
 		return ret;
 	}
+	map_sections(u);
+	u->image_failed = !u->map;
+	if (u->image_failed && getenv("KTRACE_DEBUG"))
+		fprintf(stderr, "ktrace-extract: DWARF: no one-unit images (%s); "
+			"reading the whole file\n",
+			u->compressed ? "compressed sections" : "cannot map them");
 	*out = u;
 	return 0;
 }
@@ -207,38 +337,91 @@ void kx_dunits__close(struct kx_dunits *u)
 		dwarf_end(u->all);
 	if (u->all_elf)
 		elf_end(u->all_elf);
-	if (u->all_map)
-		munmap(u->all_map, u->all_map_len);
+	if (u->map)
+		munmap(u->map, u->map_len);
 	free(u);
 }
 
-static Elf *unit_image(struct kx_dunits *u, const char *info, uint64_t size);
+/*
+ * An image, in the next free slot, whose .debug_info is the @size bytes
+ * at @off of the file's .debug_info: NULL when the slots are all taken
+ * or libelf will not read it. Its headers are in the file's class and
+ * byte order, as libelf reads a file; section offsets count from the
+ * slot.
+ */
+static Elf *unit_image(struct kx_dunits *u, uint64_t off, uint64_t size)
+{
+	unsigned int ws = u->class == ELFCLASS32 ? 4 : 8;
+	size_t ehsize = ws == 4 ? 52 : 64, shentsize = ws == 4 ? 40 : 64;
+	size_t shnum = u->nsecs + 2, names_off = ehsize + shnum * shentsize;
+	unsigned char *slot, *p;
+	uint64_t data;
+	size_t i;
+	Elf *e;
+
+	if (u->slots_used == u->nslots)
+		return NULL;
+	slot = (unsigned char *)u->map + u->slots_used * u->slot_size;
+	/* the file's offset 0, counted from the slot */
+	data = (u->nslots - u->slots_used) * u->slot_size - u->map_file_off;
+	/* the ELF header */
+	memcpy(slot, u->ehdr.e_ident, EI_NIDENT);
+	p = put_uint(u, slot + EI_NIDENT, 2, u->ehdr.e_type);
+	p = put_uint(u, p, 2, u->ehdr.e_machine);
+	p = put_uint(u, p, 4, EV_CURRENT);
+	p = put_uint(u, p, ws, 0);		/* e_entry */
+	p = put_uint(u, p, ws, 0);		/* e_phoff */
+	p = put_uint(u, p, ws, ehsize);		/* e_shoff */
+	p = put_uint(u, p, 4, u->ehdr.e_flags);
+	p = put_uint(u, p, 2, ehsize);
+	p = put_uint(u, p, 2, 0);		/* e_phentsize */
+	p = put_uint(u, p, 2, 0);		/* e_phnum */
+	p = put_uint(u, p, 2, shentsize);
+	p = put_uint(u, p, 2, shnum);
+	p = put_uint(u, p, 2, shnum - 1);	/* e_shstrndx */
+	/* the section headers: null, the .debug_* sections, .shstrtab */
+	memset(p, 0, shentsize);
+	p += shentsize;
+	for (i = 0; i <= u->nsecs; i++) {
+		const struct dsec *s = i < u->nsecs ? &u->secs[i] : NULL;
+		uint64_t sh_off = s ? data + s->off : names_off;
+		uint64_t sh_size = s ? s->size : u->names_len;
+
+		if (s == u->info) {
+			sh_off += off;
+			sh_size = size;
+		}
+		p = put_uint(u, p, 4, s ? s->name : u->shstrtab_name);
+		p = put_uint(u, p, 4, s ? s->type : SHT_STRTAB);
+		p = put_uint(u, p, ws, 0);	/* sh_flags */
+		p = put_uint(u, p, ws, 0);	/* sh_addr */
+		p = put_uint(u, p, ws, sh_off);
+		p = put_uint(u, p, ws, sh_size);
+		p = put_uint(u, p, 4, 0);	/* sh_link */
+		p = put_uint(u, p, 4, 0);	/* sh_info */
+		p = put_uint(u, p, ws, 1);	/* sh_addralign */
+		p = put_uint(u, p, ws, 0);	/* sh_entsize */
+	}
+	memcpy(p, u->names, u->names_len);
+	e = elf_memory((char *)slot, u->map_len - u->slots_used * u->slot_size);
+	if (e)
+		u->slots_used++;
+	return e;
+}
 
 Dwarf *kx_dunits__all(struct kx_dunits *u)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	void *map;
-
 	if (u->all)
 		return u->all;
-	if (u->info_file_off && page > 0) {
-		u->all_skew = u->info_file_off % (uint64_t)page;
-		u->all_map_len = u->all_skew + u->info->d_size;
-		map = mmap(NULL, u->all_map_len, PROT_READ, MAP_PRIVATE, u->fd,
-			   (off_t)(u->info_file_off - u->all_skew));
-		if (map != MAP_FAILED) {
-			u->all_map = map;
-			u->all_elf = unit_image(u, u->all_map + u->all_skew, u->info->d_size);
-			if (u->all_elf)
-				u->all = dwarf_begin_elf(u->all_elf, DWARF_C_READ, NULL);
-			if (u->all)
-				return u->all;
-			if (u->all_elf)
-				elf_end(u->all_elf);
-			munmap(u->all_map, u->all_map_len);
-			u->all_elf = NULL;
-			u->all_map = NULL;
-		}
+	if (!u->image_failed) {
+		u->all_elf = unit_image(u, 0, u->info->size);
+		if (u->all_elf)
+			u->all = dwarf_begin_elf(u->all_elf, DWARF_C_READ, NULL);
+		if (u->all)
+			return u->all;
+		if (u->all_elf)
+			elf_end(u->all_elf);
+		u->all_elf = NULL;
 	}
 	u->all = dwarf_begin_elf(u->elf, DWARF_C_READ, NULL);
 	return u->all;
@@ -247,21 +430,23 @@ Dwarf *kx_dunits__all(struct kx_dunits *u)
 void kx_dunits__release(struct kx_dunits *u, uint64_t from, uint64_t to)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	size_t start, end;
+	size_t first, start, end;
 
-	if (!u->all_map || page <= 0 || from >= to)
+	if (!u->all_elf || page <= 0 || from >= to || to > u->info->size)
 		return;
 	/* the page holding @to may hold the next unit too: kept */
-	start = u->all_skew + from;
-	end = u->all_skew + to;
-	if (end > u->all_map_len)
-		end = u->all_map_len;
+	first = u->nslots * u->slot_size;
+	start = (size_t)(sec_bytes(u, u->info) - (const unsigned char *)u->map) + from;
+	end = start + (to - from);
 	start -= start % (size_t)page;
 	end -= end % (size_t)page;
+	/* never a header slot: they are the only pages not of the file */
+	if (start < first)
+		start = first;
 	if (start >= end)
 		return;
 	/* our own PROT_READ, MAP_PRIVATE mapping of the file: never written */
-	madvise(u->all_map + start, end - start, MADV_DONTNEED);
+	madvise(u->map + start, end - start, MADV_DONTNEED);
 }
 
 /*
@@ -271,8 +456,8 @@ void kx_dunits__release(struct kx_dunits *u, uint64_t from, uint64_t to)
  */
 static int aranges_find(const struct kx_dunits *u, uint64_t addr, uint64_t *off)
 {
-	const unsigned char *p = u->aranges->d_buf;
-	const unsigned char *end = p + u->aranges->d_size;
+	const unsigned char *p = sec_bytes(u, u->aranges);
+	const unsigned char *end = p + u->aranges->size;
 
 	while (end - p >= 4) {
 		const unsigned char *set = p, *next;
@@ -321,75 +506,20 @@ static int aranges_find(const struct kx_dunits *u, uint64_t addr, uint64_t *off)
 	return -ENOENT;
 }
 
-/* An in-memory image whose .debug_info is the @size bytes at @info. */
-static Elf *unit_image(struct kx_dunits *u, const char *info, uint64_t size)
-{
-	GElf_Ehdr orig, ehdr;
-	GElf_Shdr shdr;
-	Elf_Scn *scn;
-	Elf_Data *data;
-	Elf *e;
-	size_t i;
-
-	if (!gelf_getehdr(u->elf, &orig))
-		return NULL;
-	/* ELF_C_WRITE only to build the image in memory: no elf_update() */
-	e = elf_begin(u->fd, ELF_C_WRITE, NULL);
-	if (!e)
-		return NULL;
-	if (!gelf_newehdr(e, gelf_getclass(u->elf)) || !gelf_getehdr(e, &ehdr))
-		goto fail;
-	memcpy(ehdr.e_ident, orig.e_ident, EI_NIDENT);
-	ehdr.e_type = orig.e_type;
-	ehdr.e_machine = orig.e_machine;
-	ehdr.e_version = EV_CURRENT;
-	if (!gelf_update_ehdr(e, &ehdr))
-		goto fail;
-	for (i = 0; i <= u->nsecs; i++) {
-		const struct dsec *s = i < u->nsecs ? &u->secs[i] : NULL;
-
-		scn = elf_newscn(e);
-		data = scn ? elf_newdata(scn) : NULL;
-		if (!data || !gelf_getshdr(scn, &shdr))
-			goto fail;
-		data->d_type = ELF_T_BYTE;
-		data->d_version = EV_CURRENT;
-		data->d_align = 1;
-		if (!s) {
-			data->d_buf = u->names;
-			data->d_size = u->names_len;
-			shdr.sh_type = SHT_STRTAB;
-			shdr.sh_name = u->shstrtab_name;
-		} else {
-			data->d_buf = s->is_info ? (void *)info : s->data->d_buf;
-			data->d_size = s->is_info ? size : s->data->d_size;
-			shdr.sh_type = s->type;
-			shdr.sh_name = s->name;
-		}
-		shdr.sh_size = data->d_size;
-		shdr.sh_addralign = 1;
-		if (!gelf_update_shdr(scn, &shdr))
-			goto fail;
-	}
-	ehdr.e_shstrndx = elf_ndxscn(scn);
-	if (!gelf_update_ehdr(e, &ehdr))
-		goto fail;
-	return e;
-fail:
-	elf_end(e);
-	return NULL;
-}
-
-/* Read the unit at @off of .debug_info into a new entry of u->units. */
+/*
+ * Read the unit at @off of .debug_info into a new entry of u->units:
+ * 0, -ENOSPC when the slots are all taken, -EIO when the unit cannot be
+ * read or libdw refuses its image, -ENOMEM.
+ */
 static int read_unit(struct kx_dunits *u, uint64_t off, struct dunit **out)
 {
-	const unsigned char *p = (const unsigned char *)u->info->d_buf + off;
-	uint64_t left = u->info->d_size - off, len, hdr = 4;
+	const unsigned char *p = sec_bytes(u, u->info) + off;
+	uint64_t left = u->info->size - off, len, hdr = 4;
 	struct dunit *du;
 	Dwarf_Off next;
 	size_t hsize;
 
-	if (off >= u->info->d_size || left < 4)
+	if (off >= u->info->size || left < 4)
 		return -EIO;
 	len = get_uint(u, p, 4);
 	if (len == 0xffffffff) {
@@ -400,6 +530,9 @@ static int read_unit(struct kx_dunits *u, uint64_t off, struct dunit **out)
 	}
 	if (len > left - hdr)
 		return -EIO;
+	/* the last slot is kept for the walk over every unit */
+	if (u->slots_used + 1 >= u->nslots)
+		return -ENOSPC;
 	if (u->nunits == u->units_cap) {
 		size_t cap = u->units_cap ? 2 * u->units_cap : 16;
 		struct dunit *units = realloc(u->units, cap * sizeof(*units));
@@ -412,9 +545,9 @@ static int read_unit(struct kx_dunits *u, uint64_t off, struct dunit **out)
 	du = &u->units[u->nunits];
 	memset(du, 0, sizeof(*du));
 	du->off = off;
-	du->elf = unit_image(u, (const char *)u->info->d_buf + off, hdr + len);
+	du->elf = unit_image(u, off, hdr + len);
 	if (!du->elf)
-		return -ENOMEM;
+		return -EIO;
 	du->dw = dwarf_begin_elf(du->elf, DWARF_C_READ, NULL);
 	if (!du->dw || dwarf_nextcu(du->dw, 0, &next, &hsize, NULL, NULL, NULL) ||
 	    !dwarf_offdie(du->dw, hsize, &du->cudie)) {
@@ -461,10 +594,12 @@ int kx_dunits__at_addr(struct kx_dunits *u, uint64_t addr, Dwarf_Die *cudie,
 			du = &u->units[i];
 	if (!du) {
 		ret = read_unit(u, off, &du);
+		if (ret == -ENOSPC)
+			/* every slot taken: this unit through the whole file */
+			return whole_file_at_addr(u, addr, cudie, die_off);
 		if (ret == -EIO) {
-			/* libdw would not read the one-unit image (elfutils 0.192
-			 * of Debian 13 refuses it where 0.188 reads it): from
-			 * now on, libdw's own lookup on the whole file */
+			/* libdw would not read the one-unit image: from now
+			 * on, libdw's own lookup on the whole file */
 			u->image_failed = 1;
 			if (getenv("KTRACE_DEBUG"))
 				fprintf(stderr, "ktrace-extract: DWARF: libdw refused the "

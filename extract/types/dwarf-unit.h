@@ -13,9 +13,9 @@
 struct kx_dunits;
 
 /*
- * Prepare to read the units of @elf, opened read-only on @fd (which
- * libelf wants for the in-memory ELF images that hold one unit each;
- * nothing is written to it). Return 0, -ENOENT when @elf has no
+ * Prepare to read the units of @elf, opened read-only on @fd (whose
+ * .debug_* sections the in-memory ELF images that hold one unit each
+ * map; nothing is written to it). Return 0, -ENOENT when @elf has no
  * .debug_info, -EIO, -ENOMEM.
  */
 int kx_dunits__open(Elf *elf, int fd, struct kx_dunits **out);
