@@ -447,6 +447,7 @@ struct kt_page_cursor {
 	bool missed;		/* RB_MISSED_EVENTS */
 	bool missed_stored;
 	uint64_t missed_count;
+	uint32_t discard;	/* first padding with a time delta; len: none */
 };
 
 /*

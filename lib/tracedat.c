@@ -351,10 +351,11 @@ void kt_dat__clock_text(struct kt_buffer *b, char *buf, size_t len)
  * kernel's reader does not move its clock for padding; kbuffer adds the
  * delta, so trace-cmd would show every later event on the page that much
  * later (seen with hist-trigger synthetic events). Zero the delta of each
- * such padding between @pos and @len of the data area @data (the walk was
- * validated by kt_page__load()).
+ * such padding from the event at @pos to @len in @out, the copy of the
+ * data area @data (the walk was validated by kt_page__load()). The walk
+ * reads @data, which the validation has just brought into the cache.
  */
-static void zero_discard_deltas(uint8_t *data, uint32_t pos, uint32_t len)
+static void zero_discard_deltas(uint8_t *out, const uint8_t *data, uint32_t pos, uint32_t len)
 {
 	while (pos + 8 <= len) {
 		uint32_t hdr = kt_le32(data + pos), type_len = hdr & 0x1f;
@@ -365,7 +366,7 @@ static void zero_discard_deltas(uint8_t *data, uint32_t pos, uint32_t len)
 			if (!delta)
 				return;
 			hdr = RINGBUF_TYPE_PADDING;
-			memcpy(data + pos, &hdr, 4);
+			memcpy(out + pos, &hdr, 4);
 			pos += 4 + arr;
 			break;
 		case RINGBUF_TYPE_TIME_EXTEND:
@@ -391,7 +392,10 @@ static void copy_subbuf(struct kt_dat *d, struct kt_buffer *b, const struct kt_p
 
 	memcpy(out, page, subbuf);
 	memset(out + subbuf, 0, d->page_size - subbuf);
-	zero_discard_deltas(out + l->dp_data.off, cur->pos, cur->len);
+	/* from the first one, which the page's validation found */
+	if (cur->discard < cur->len)
+		zero_discard_deltas(out + l->dp_data.off, cur->data,
+				    cur->discard > cur->pos ? cur->discard : cur->pos, cur->len);
 	if (cur->pos) {
 		uint32_t hdr = RINGBUF_TYPE_PADDING, len = cur->pos - 4;
 		uint64_t ts = cur->ts;
