@@ -386,6 +386,9 @@ struct kt_seen {
 	size_t cap, n;
 };
 int kt_seen__add(struct kt_seen *set, uint64_t addr);
+/* room for @n nodes (at most KT_SEEN_RESERVE_MAX): 0, -ENOMEM */
+#define KT_SEEN_RESERVE_MAX	(1u << 20)
+int kt_seen__reserve(struct kt_seen *set, size_t n);
 void kt_seen__free(struct kt_seen *set);
 
 /* layout.c */

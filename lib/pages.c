@@ -94,6 +94,7 @@ static uint64_t find_head(struct kt_page_iter *it)
 	struct kt_seen seen = { 0 };
 	uint64_t n;
 
+	kt_seen__reserve(&seen, c->info.nr_pages + 2);	/* else it grows */
 	for (n = 0; n <= c->info.nr_pages + 1; n++) {
 		if (kt_seen__add(&seen, p)) {
 			kt_warn(s, "%s: cpu%d: page list loops at buffer_page 0x%llx without "
@@ -154,6 +155,7 @@ struct kt_page_iter *kt_page_iter__new(struct kt_buffer *b, int cpu)
 	}
 	it->state = PI_READER;
 	it->max_steps = it->c->info.nr_pages + 1;
+	kt_seen__reserve(&it->seen, it->max_steps + 1);	/* else it grows */
 	return it;
 }
 
