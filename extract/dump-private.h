@@ -6,6 +6,7 @@
 /* entries in libkdumpfile's page cache (see kx_dump__open) */
 #define KX_KDUMP_CACHE 64
 
+#include <pthread.h>
 #include <stdint.h>
 #include <libkdumpfile/kdumpfile.h>
 
@@ -63,11 +64,15 @@ struct kx_dump {
 	int verbose;
 	int force;
 	char last_error[256];
+	/* read() and read_blocks() may run on two threads (dump-read.c) */
+	pthread_mutex_t lock;
 };
 
 enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen);
 enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen);
 void kx_dump__fini_xlat(struct kx_dump *d);
 int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len);
+int kx_dump__read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t len,
+			 void *buf, unsigned char *ok);
 
 #endif /* KTRACE_EXTRACT_DUMP_PRIVATE_H */
