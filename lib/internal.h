@@ -498,6 +498,12 @@ bool kt_fgraph__record(struct kt_fgraph *g, struct kt_iter *it, const struct kt_
 
 /* pages.c */
 int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cur);
+/*
+ * Read the ring's sub-buffers ahead, up to @bytes at a time, with the
+ * target's read_blocks() (when it has one): for a caller that reads a
+ * whole CPU's pages in order (trace.dat). 0, or -ENOMEM.
+ */
+int kt_page_iter__set_readahead(struct kt_page_iter *it, uint32_t bytes);
 uint64_t kt_page_iter__bpage(const struct kt_page_iter *it);
 
 #endif /* KTRACE_LIB_INTERNAL_H */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "readahead.h"
 
 struct kt_page_iter {
 	struct kt_session *s;
@@ -34,6 +35,12 @@ struct kt_page_iter {
 	uint64_t cur_bpage;
 	bool expect_data;	/* the current page lies before the commit page */
 	struct kt_seen seen;	/* buffer_pages returned or skipped so far */
+	const uint8_t *data;	/* the current sub-buffer: @page or the read-ahead's */
+	/* kt_page_iter__set_readahead(): NULL when off */
+	struct kt_readahead *ra;
+	uint64_t *ra_addrs;	/* a window's addresses, as the walk ahead finds them */
+	uint64_t ra_tail;	/* first buffer_page of the window to queue; 0: none */
+	unsigned int ra_seq;	/* kt_readahead__seq() when the last was queued */
 };
 
 static uint64_t list_to_bpage(const struct kt_layout *l, uint64_t list)
@@ -163,14 +170,98 @@ void kt_page_iter__free(struct kt_page_iter *it)
 {
 	if (!it)
 		return;
+	kt_readahead__free(it->ra);
+	free(it->ra_addrs);
 	kt_seen__free(&it->seen);
 	free(it->back);
 	free(it->page);
 	free(it);
 }
 
-/* Read the data page of @bpage; 0, or <0 with the loss counted. */
-static int read_data_page(struct kt_page_iter *it, uint64_t bpage)
+int kt_page_iter__set_readahead(struct kt_page_iter *it, uint32_t bytes)
+{
+	struct kt_session *s = it->s;
+
+	/* the ticket's page cache and the text's prefetch read by themselves */
+	if (it->ra || !s->t.read_blocks || s->pagecache || s->prefetch)
+		return 0;
+	it->ra = kt_readahead__new(s, it->b->subbuf_size, bytes);
+	if (!it->ra)
+		return 0;	/* without: each sub-buffer is read by itself */
+	it->ra_addrs = calloc(kt_readahead__cap(it->ra), sizeof(*it->ra_addrs));
+	if (!it->ra_addrs) {
+		kt_readahead__free(it->ra);
+		it->ra = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The sub-buffer addresses of @bpage and the pages after it, as far as
+ * the walk will go: up to the commit page, not past the head, while the
+ * list reads, at most a window. Nothing here is counted or said: the walk
+ * meets each page after this and does that. *@tail: the page after the
+ * last, 0 when the walk ends there.
+ */
+static unsigned int walk_ahead(struct kt_page_iter *it, uint64_t bpage, uint64_t *tail)
+{
+	struct kt_session *s = it->s;
+	unsigned int n = 0, cap = kt_readahead__cap(it->ra);
+	uint64_t dpage, raw;
+
+	*tail = 0;
+	while (!kt_read_member(s, bpage, &s->l.bp_page, &dpage)) {
+		it->ra_addrs[n++] = dpage;
+		if (bpage == it->c->commit_page || bpage_next(s, bpage, &raw))
+			break;
+		bpage = list_to_bpage(&s->l, raw);
+		if (bpage == it->head)
+			break;
+		if (n == cap) {
+			*tail = bpage;
+			break;
+		}
+	}
+	return n;
+}
+
+/* @dpage of @bpage from the read-ahead, into it->data; false: read it from the dump */
+static bool readahead_take(struct kt_page_iter *it, uint64_t bpage, uint64_t dpage)
+{
+	unsigned int n;
+	int ret = kt_readahead__take(it->ra, dpage, &it->data);
+
+	if (ret == -ENOENT) {
+		/* (re)start: this page and those after it, now */
+		n = walk_ahead(it, bpage, &it->ra_tail);
+		if (n < 2 || kt_readahead__read(it->ra, it->ra_addrs, n)) {
+			it->ra_tail = 0;
+			return false;
+		}
+		ret = kt_readahead__take(it->ra, dpage, &it->data);
+	}
+	if (kt_readahead__seq(it->ra) != it->ra_seq) {
+		/* a window begun: the one after it is read meanwhile */
+		it->ra_seq = kt_readahead__seq(it->ra);
+		if (it->ra_tail) {
+			n = walk_ahead(it, it->ra_tail, &it->ra_tail);
+			kt_readahead__queue(it->ra, it->ra_addrs, n);
+		}
+	}
+	if (ret != 1) {
+		it->data = it->page;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Read the data page of @bpage; 0, or <0 with the loss counted.
+ * @ahead: the page is one of the ring walk (PI_RING), whose next pages
+ * the read-ahead may read now.
+ */
+static int read_data_page(struct kt_page_iter *it, uint64_t bpage, bool ahead)
 {
 	struct kt_session *s = it->s;
 	struct kt_buffer *b = it->b;
@@ -178,7 +269,10 @@ static int read_data_page(struct kt_page_iter *it, uint64_t bpage)
 	int err;
 
 	b->loss.pages_total++;
+	it->data = it->page;
 	err = kt_read_member(s, bpage, &s->l.bp_page, &dpage);
+	if (!err && ahead && it->ra && readahead_take(it, bpage, dpage))
+		return 0;
 	if (!err)
 		err = kt_prefetch__read(s, b, (int)(it->c - b->cpus), dpage, it->page,
 					b->subbuf_size);
@@ -243,7 +337,7 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 			bpage = it->back[--it->nr_back];
 			it->expect_data = bpage != c->commit_page;
 			*start = 0;
-			if (read_data_page(it, bpage))
+			if (read_data_page(it, bpage, false))
 				continue;
 			*bpage_out = bpage;
 			return 1;
@@ -259,7 +353,7 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 				return -ENOMEM;
 			if (!kt_read_member(s, bpage, &s->l.bp_read, &v))
 				*start = (uint32_t)v;
-			if (read_data_page(it, bpage))
+			if (read_data_page(it, bpage, false))
 				continue;
 			*bpage_out = bpage;
 			return 1;
@@ -307,7 +401,7 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 				}
 			}
 			*start = 0;
-			if (read_data_page(it, bpage))
+			if (read_data_page(it, bpage, true))
 				continue;
 			*bpage_out = bpage;
 			return 1;
@@ -331,15 +425,15 @@ int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cu
 		 * a commit; a zero header there is memory a dump filter (or a
 		 * tool that cannot map the page) replaced with zeros.
 		 */
-		if (it->expect_data && !kt_le64(it->page + l->dp_time_stamp.off) &&
-		    !kt_le64(it->page + l->dp_commit.off)) {
+		if (it->expect_data && !kt_le64(it->data + l->dp_time_stamp.off) &&
+		    !kt_le64(it->data + l->dp_commit.off)) {
 			it->b->loss.pages_zero++;
 			kt_warn(it->s, "%s: cpu%d: sub-buffer of buffer_page 0x%llx is zero-filled "
 				       "where events were written, skipped", it->b->name,
 				it->c->info.cpu, (unsigned long long)it->cur_bpage);
 			continue;
 		}
-		ret = kt_page__load(cur, l, it->page, it->b->subbuf_size, start);
+		ret = kt_page__load(cur, l, it->data, it->b->subbuf_size, start);
 		if (!ret)
 			return 1;
 		it->b->loss.pages_corrupt++;
@@ -361,7 +455,7 @@ int kt_page_iter__next(struct kt_page_iter *it, const void **page, uint32_t *len
 
 	if (ret <= 0)
 		return ret;
-	*page = it->page;
+	*page = it->data;
 	*len = it->b->subbuf_size;
 	return 1;
 }

@@ -34,6 +34,8 @@
 
 /* what one fwrite() hands stdio: large enough that it goes straight to write(2) */
 #define DAT_BUF_SIZE	(1u << 20)
+/* sub-buffers read at a time (pages.c): 64 of 4 KiB, in the cache while copied */
+#define DAT_READAHEAD	(256u << 10)
 
 void kt_dat__flush(struct kt_dat *d)
 {
@@ -468,8 +470,9 @@ void kt_dat__cpu_data(struct kt_dat *d, struct kt_buffer *b, struct kt_dat_cpu *
 		if (cpu >= kt_buffer__nr_cpus(b))
 			continue;
 		it = kt_page_iter__new(b, cpu);
-		if (!it) {
-			d->err = d->err ? d->err : -errno;
+		if (!it || kt_page_iter__set_readahead(it, DAT_READAHEAD)) {
+			d->err = d->err ? d->err : -ENOMEM;
+			kt_page_iter__free(it);
 			return;
 		}
 		while (!d->err && (ret = kt_page_iter__next_cursor(it, &cur)) > 0) {
