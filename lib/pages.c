@@ -235,8 +235,14 @@ static bool readahead_take(struct kt_page_iter *it, uint64_t bpage, uint64_t dpa
 	if (ret == -ENOENT) {
 		/* (re)start: this page and those after it, now */
 		n = walk_ahead(it, bpage, &it->ra_tail);
-		if (n < 2 || kt_readahead__read(it->ra, it->ra_addrs, n)) {
+		if (n < 2) {
 			it->ra_tail = 0;
+			return false;
+		}
+		if (kt_readahead__read(it->ra, it->ra_addrs, n)) {
+			/* the target cannot: each sub-buffer by itself from here */
+			kt_readahead__free(it->ra);
+			it->ra = NULL;
 			return false;
 		}
 		ret = kt_readahead__take(it->ra, dpage, &it->data);

@@ -81,12 +81,13 @@ struct kt_readahead *kt_readahead__new(struct kt_session *s, uint32_t len, uint3
 	return ra;
 }
 
-/* the queued window is read: wait for the thread */
+/* the queued window is read: wait for the thread, and take it back */
 static void wait_queued(struct kt_readahead *ra)
 {
 	pthread_mutex_lock(&ra->lock);
 	while (ra->queued && !ra->done)
 		pthread_cond_wait(&ra->cond, &ra->lock);
+	ra->queued = ra->done = false;
 	pthread_mutex_unlock(&ra->lock);
 }
 
@@ -160,7 +161,6 @@ int kt_readahead__take(struct kt_readahead *ra, uint64_t addr, const uint8_t **d
 		if (!ra->queued)
 			return -ENOENT;
 		wait_queued(ra);
-		ra->queued = ra->done = false;
 		ra->cur = !ra->cur;
 		ra->next = 0;
 		ra->seq++;
@@ -184,10 +184,8 @@ int kt_readahead__read(struct kt_readahead *ra, const uint64_t *addrs, unsigned 
 	int err;
 
 	/* what the thread reads now is of no use: let it end, drop it */
-	if (ra->queued) {
+	if (ra->queued)
 		wait_queued(ra);
-		ra->queued = ra->done = false;
-	}
 	w = &ra->win[ra->cur];
 	if (n > ra->cap)
 		n = ra->cap;
