@@ -6,7 +6,6 @@
 /* entries in libkdumpfile's page cache (see kx_dump__open) */
 #define KX_KDUMP_CACHE 64
 
-#include <pthread.h>
 #include <stdint.h>
 #include <libkdumpfile/kdumpfile.h>
 
@@ -64,8 +63,6 @@ struct kx_dump {
 	int verbose;
 	int force;
 	char last_error[256];
-	/* read() and read_blocks() may run on two threads (dump-read.c) */
-	pthread_mutex_t lock;
 };
 
 enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen);

@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <gelf.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,11 +192,8 @@ int kx_dump__read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t l
 		return -ENOTSUP;
 	for (base = 0; base < n; base += m) {
 		m = n - base < KX_READ_BLOCKS_RUN ? n - base : KX_READ_BLOCKS_RUN;
-		/* the translation under the lock, the reads beside the caller's */
-		pthread_mutex_lock(&d->lock);
 		for (i = 0; i < m; i++)
 			off[i] = block_offset(d, kvaddrs[base + i], len);
-		pthread_mutex_unlock(&d->lock);
 		for (i = 0; i < m; i = j) {
 			if (off[i] == UINT64_MAX) {
 				j = i + 1;
@@ -227,8 +223,9 @@ int kx_dump__read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t l
 	return 0;
 }
 
-static int read_locked(struct kx_dump *d, uint64_t kvaddr, void *buf, size_t len)
+int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 {
+	struct kx_dump *d = priv;
 	size_t got = len;
 	kdump_status ks;
 	uint64_t at;
@@ -277,22 +274,6 @@ static int read_locked(struct kx_dump *d, uint64_t kvaddr, void *buf, size_t len
 		 ret == -EFAULT	 ? "not mapped or not in the dump" :
 				   "read error");
 	kdump_clear_err(d->ctx);
-	return ret;
-}
-
-/*
- * libkdumpfile's and addrxlat's contexts are not for two threads at once:
- * read_blocks() translates on the caller's read-ahead thread (lib/
- * readahead.c) while the walk reads here.
- */
-int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len)
-{
-	struct kx_dump *d = priv;
-	int ret;
-
-	pthread_mutex_lock(&d->lock);
-	ret = read_locked(d, kvaddr, buf, len);
-	pthread_mutex_unlock(&d->lock);
 	return ret;
 }
 

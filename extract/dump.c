@@ -370,7 +370,6 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 		e = KX_ERR_NOMEM;
 		goto out;
 	}
-	pthread_mutex_init(&d->lock, NULL);
 	d->fd = -1;
 	d->vml.fd = -1;
 	d->verbose = opts->verbose;
@@ -463,7 +462,6 @@ void kx_dump__close(struct kx_dump *d)
 	free(d->build_id);
 	free(d->why_alone);
 	free(d->path);
-	pthread_mutex_destroy(&d->lock);
 	free(d);
 }
 

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
-#include "readahead.h"
 
 struct kt_page_iter {
 	struct kt_session *s;
@@ -35,12 +34,16 @@ struct kt_page_iter {
 	uint64_t cur_bpage;
 	bool expect_data;	/* the current page lies before the commit page */
 	struct kt_seen seen;	/* buffer_pages returned or skipped so far */
-	const uint8_t *data;	/* the current sub-buffer: @page or the read-ahead's */
-	/* kt_page_iter__set_readahead(): NULL when off */
-	struct kt_readahead *ra;
-	uint64_t *ra_addrs;	/* a window's addresses, as the walk ahead finds them */
-	uint64_t ra_tail;	/* first buffer_page of the window to queue; 0: none */
-	unsigned int ra_seq;	/* kt_readahead__seq() when the last was queued */
+	const uint8_t *data;	/* the current sub-buffer: @page or one of @ra_buf */
+	/*
+	 * Read-ahead (kt_page_iter__set_readahead(); ra_cap 0: off): the
+	 * sub-buffers of the next pages of the ring, read with one call of
+	 * the target's read_blocks(); block i holds ra_addr[i] if ra_ok[i].
+	 */
+	uint8_t *ra_buf;
+	uint64_t *ra_addr;
+	unsigned char *ra_ok;
+	unsigned int ra_cap, ra_n, ra_next;
 };
 
 static uint64_t list_to_bpage(const struct kt_layout *l, uint64_t list)
@@ -170,8 +173,9 @@ void kt_page_iter__free(struct kt_page_iter *it)
 {
 	if (!it)
 		return;
-	kt_readahead__free(it->ra);
-	free(it->ra_addrs);
+	free(it->ra_buf);
+	free(it->ra_addr);
+	free(it->ra_ok);
 	kt_seen__free(&it->seen);
 	free(it->back);
 	free(it->page);
@@ -181,84 +185,82 @@ void kt_page_iter__free(struct kt_page_iter *it)
 int kt_page_iter__set_readahead(struct kt_page_iter *it, uint32_t bytes)
 {
 	struct kt_session *s = it->s;
+	unsigned int cap = bytes / it->b->subbuf_size;
 
 	/* the ticket's page cache and the text's prefetch read by themselves */
-	if (it->ra || !s->t.read_blocks || s->pagecache || s->prefetch)
+	if (it->ra_cap || !s->t.read_blocks || s->pagecache || s->prefetch || cap < 2)
 		return 0;
-	it->ra = kt_readahead__new(s, it->b->subbuf_size, bytes);
-	if (!it->ra)
-		return 0;	/* without: each sub-buffer is read by itself */
-	it->ra_addrs = calloc(kt_readahead__cap(it->ra), sizeof(*it->ra_addrs));
-	if (!it->ra_addrs) {
-		kt_readahead__free(it->ra);
-		it->ra = NULL;
+	it->ra_buf = malloc((size_t)cap * it->b->subbuf_size);
+	it->ra_addr = calloc(cap, sizeof(*it->ra_addr));
+	it->ra_ok = calloc(cap, 1);
+	if (!it->ra_buf || !it->ra_addr || !it->ra_ok) {
+		free(it->ra_buf);
+		free(it->ra_addr);
+		free(it->ra_ok);
+		it->ra_buf = NULL;
+		it->ra_addr = NULL;
+		it->ra_ok = NULL;
 		return -ENOMEM;
 	}
+	it->ra_cap = cap;
 	return 0;
 }
 
 /*
- * The sub-buffer addresses of @bpage and the pages after it, as far as
- * the walk will go: up to the commit page, not past the head, while the
- * list reads, at most a window. Nothing here is counted or said: the walk
- * meets each page after this and does that. *@tail: the page after the
- * last, 0 when the walk ends there.
+ * Fill the read-ahead with the sub-buffer @dpage of @bpage and those of
+ * the pages after it, as far as the walk will go: up to the commit page,
+ * not past the head, while the list reads. Nothing here is counted or
+ * said: the walk meets each page after this and does that; it takes a
+ * sub-buffer from here only if it reads the same address, else it reads
+ * the dump as without read-ahead. false: nothing read.
  */
-static unsigned int walk_ahead(struct kt_page_iter *it, uint64_t bpage, uint64_t *tail)
+static bool readahead_fill(struct kt_page_iter *it, uint64_t bpage, uint64_t dpage)
 {
 	struct kt_session *s = it->s;
-	unsigned int n = 0, cap = kt_readahead__cap(it->ra);
-	uint64_t dpage, raw;
+	uint64_t raw;
+	unsigned int n = 0;
+	int err;
 
-	*tail = 0;
-	while (!kt_read_member(s, bpage, &s->l.bp_page, &dpage)) {
-		it->ra_addrs[n++] = dpage;
-		if (bpage == it->c->commit_page || bpage_next(s, bpage, &raw))
+	it->ra_n = it->ra_next = 0;
+	for (;;) {
+		it->ra_addr[n++] = dpage;
+		if (n == it->ra_cap || bpage == it->c->commit_page || bpage_next(s, bpage, &raw))
 			break;
 		bpage = list_to_bpage(&s->l, raw);
-		if (bpage == it->head)
+		if (bpage == it->head || kt_read_member(s, bpage, &s->l.bp_page, &dpage))
 			break;
-		if (n == cap) {
-			*tail = bpage;
-			break;
-		}
 	}
-	return n;
+	if (n < 2)
+		return false;
+	kt_lock(s);
+	err = s->t.read_blocks(s->t.priv, it->ra_addr, n, it->b->subbuf_size, it->ra_buf,
+			       it->ra_ok);
+	kt_unlock(s);
+	if (err) {
+		/* the target cannot: each sub-buffer by itself from here */
+		it->ra_cap = 0;
+		return false;
+	}
+	it->ra_n = n;
+	return true;
 }
 
 /* @dpage of @bpage from the read-ahead, into it->data; false: read it from the dump */
 static bool readahead_take(struct kt_page_iter *it, uint64_t bpage, uint64_t dpage)
 {
-	unsigned int n;
-	int ret = kt_readahead__take(it->ra, dpage, &it->data);
+	unsigned int i;
 
-	if (ret == -ENOENT) {
-		/* (re)start: this page and those after it, now */
-		n = walk_ahead(it, bpage, &it->ra_tail);
-		if (n < 2) {
-			it->ra_tail = 0;
-			return false;
-		}
-		if (kt_readahead__read(it->ra, it->ra_addrs, n)) {
-			/* the target cannot: each sub-buffer by itself from here */
-			kt_readahead__free(it->ra);
-			it->ra = NULL;
-			return false;
-		}
-		ret = kt_readahead__take(it->ra, dpage, &it->data);
-	}
-	if (kt_readahead__seq(it->ra) != it->ra_seq) {
-		/* a window begun: the one after it is read meanwhile */
-		it->ra_seq = kt_readahead__seq(it->ra);
-		if (it->ra_tail) {
-			n = walk_ahead(it, it->ra_tail, &it->ra_tail);
-			kt_readahead__queue(it->ra, it->ra_addrs, n);
-		}
-	}
-	if (ret != 1) {
-		it->data = it->page;
+	if (it->ra_next == it->ra_n && !readahead_fill(it, bpage, dpage))
+		return false;
+	i = it->ra_next++;
+	if (it->ra_addr[i] != dpage) {
+		/* the walk went elsewhere (it cannot): no more read-ahead */
+		it->ra_cap = 0;
 		return false;
 	}
+	if (!it->ra_ok[i])
+		return false;
+	it->data = it->ra_buf + (size_t)i * it->b->subbuf_size;
 	return true;
 }
 
@@ -277,7 +279,7 @@ static int read_data_page(struct kt_page_iter *it, uint64_t bpage, bool ahead)
 	b->loss.pages_total++;
 	it->data = it->page;
 	err = kt_read_member(s, bpage, &s->l.bp_page, &dpage);
-	if (!err && ahead && it->ra && readahead_take(it, bpage, dpage))
+	if (!err && ahead && it->ra_cap && readahead_take(it, bpage, dpage))
 		return 0;
 	if (!err)
 		err = kt_prefetch__read(s, b, (int)(it->c - b->cpus), dpage, it->page,

@@ -76,9 +76,7 @@ struct kt_target {
 	 * negative errno when it read none. This is for ring-buffer
 	 * sub-buffers met in a walk: a target that can read neighbours in
 	 * the dump with one system call does, where read() pays a call per
-	 * sub-buffer. It is called on a thread of its own, while the
-	 * caller's thread may call read(): a target that cannot allow that
-	 * leaves it NULL.
+	 * sub-buffer.
 	 */
 	int (*read_blocks)(void *priv, const uint64_t *kvaddrs, size_t n, size_t len, void *buf,
 			   unsigned char *ok);
