@@ -461,6 +461,20 @@ struct kt_page_cursor {
 int kt_page__load(struct kt_page_cursor *c, const struct kt_layout *l,
 		  const uint8_t *page, uint32_t subbuf_size, uint32_t start);
 /*
+ * The validation kt_page__load() does, of @n pages at once (faster than
+ * one at a time); then kt_page__load_checked() with the page's result
+ * loads it as kt_page__load() would.
+ */
+struct kt_page_check {
+	int ret;		/* 0 or -EBADMSG */
+	uint32_t discard;	/* struct kt_page_cursor's */
+};
+void kt_page__check(const struct kt_layout *l, const uint8_t *const *pages, unsigned int n,
+		    uint32_t subbuf_size, struct kt_page_check *chk);
+int kt_page__load_checked(struct kt_page_cursor *c, const struct kt_layout *l,
+			  const uint8_t *page, uint32_t subbuf_size, uint32_t start,
+			  const struct kt_page_check *chk);
+/*
  * Next data record: 1 with data, size and ts set, 0 at the end of the
  * committed data, -EBADMSG if an event header or length is impossible.
  */

@@ -43,7 +43,10 @@ struct kt_page_iter {
 	uint8_t *ra_buf;
 	uint64_t *ra_addr;
 	unsigned char *ra_ok;
+	struct kt_page_check *ra_chk;	/* block i validated, all at once */
+	const uint8_t **ra_pages;	/* kt_page__check()'s input */
 	unsigned int ra_cap, ra_n, ra_next;
+	const struct kt_page_check *data_chk;	/* @data's, when from @ra_buf */
 };
 
 static uint64_t list_to_bpage(const struct kt_layout *l, uint64_t list)
@@ -176,6 +179,8 @@ void kt_page_iter__free(struct kt_page_iter *it)
 	free(it->ra_buf);
 	free(it->ra_addr);
 	free(it->ra_ok);
+	free(it->ra_chk);
+	free(it->ra_pages);
 	kt_seen__free(&it->seen);
 	free(it->back);
 	free(it->page);
@@ -193,13 +198,19 @@ int kt_page_iter__set_readahead(struct kt_page_iter *it, uint32_t bytes)
 	it->ra_buf = malloc((size_t)cap * it->b->subbuf_size);
 	it->ra_addr = calloc(cap, sizeof(*it->ra_addr));
 	it->ra_ok = calloc(cap, 1);
-	if (!it->ra_buf || !it->ra_addr || !it->ra_ok) {
+	it->ra_chk = calloc(cap, sizeof(*it->ra_chk));
+	it->ra_pages = calloc(cap, sizeof(*it->ra_pages));
+	if (!it->ra_buf || !it->ra_addr || !it->ra_ok || !it->ra_chk || !it->ra_pages) {
 		free(it->ra_buf);
 		free(it->ra_addr);
 		free(it->ra_ok);
+		free(it->ra_chk);
+		free(it->ra_pages);
 		it->ra_buf = NULL;
 		it->ra_addr = NULL;
 		it->ra_ok = NULL;
+		it->ra_chk = NULL;
+		it->ra_pages = NULL;
 		return -ENOMEM;
 	}
 	it->ra_cap = cap;
@@ -218,7 +229,7 @@ static bool readahead_fill(struct kt_page_iter *it, uint64_t bpage, uint64_t dpa
 {
 	struct kt_session *s = it->s;
 	uint64_t raw;
-	unsigned int n = 0;
+	unsigned int n = 0, i;
 	int err;
 
 	it->ra_n = it->ra_next = 0;
@@ -242,6 +253,9 @@ static bool readahead_fill(struct kt_page_iter *it, uint64_t bpage, uint64_t dpa
 		return false;
 	}
 	it->ra_n = n;
+	for (i = 0; i < n; i++)
+		it->ra_pages[i] = it->ra_buf + (size_t)i * it->b->subbuf_size;
+	kt_page__check(&s->l, it->ra_pages, n, it->b->subbuf_size, it->ra_chk);
 	return true;
 }
 
@@ -261,6 +275,7 @@ static bool readahead_take(struct kt_page_iter *it, uint64_t bpage, uint64_t dpa
 	if (!it->ra_ok[i])
 		return false;
 	it->data = it->ra_buf + (size_t)i * it->b->subbuf_size;
+	it->data_chk = &it->ra_chk[i];
 	return true;
 }
 
@@ -278,6 +293,7 @@ static int read_data_page(struct kt_page_iter *it, uint64_t bpage, bool ahead)
 
 	b->loss.pages_total++;
 	it->data = it->page;
+	it->data_chk = NULL;
 	err = kt_read_member(s, bpage, &s->l.bp_page, &dpage);
 	if (!err && ahead && it->ra_cap && readahead_take(it, bpage, dpage))
 		return 0;
@@ -441,7 +457,9 @@ int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cu
 				it->c->info.cpu, (unsigned long long)it->cur_bpage);
 			continue;
 		}
-		ret = kt_page__load(cur, l, it->data, it->b->subbuf_size, start);
+		ret = it->data_chk ? kt_page__load_checked(cur, l, it->data, it->b->subbuf_size,
+							   start, it->data_chk)
+				   : kt_page__load(cur, l, it->data, it->b->subbuf_size, start);
 		if (!ret)
 			return 1;
 		it->b->loss.pages_corrupt++;
