@@ -69,5 +69,7 @@ enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen);
 enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen);
 void kx_dump__fini_xlat(struct kx_dump *d);
 int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len);
+int kx_dump__read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t len,
+			 void *buf, unsigned char *ok);
 
 #endif /* KTRACE_EXTRACT_DUMP_PRIVATE_H */

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/uio.h>
 #include <libkdumpfile/addrxlat.h>
 
 #include "dump-private.h"
@@ -127,6 +128,98 @@ static int direct_read(struct kx_dump *d, uint64_t kvaddr, void *buf, size_t len
 	}
 	if (run_len && pread(d->fd, run_buf, run_len, (off_t)run_off) != (ssize_t)run_len)
 		return -1;
+	return 0;
+}
+
+/*
+ * Where in the file the block [kvaddr, kvaddr + len) is, read as
+ * direct_read() would: each page translated, all of them contiguous in
+ * one segment's file bytes. UINT64_MAX when not (read() then does it).
+ */
+static uint64_t block_offset(struct kx_dump *d, uint64_t kvaddr, size_t len)
+{
+	uint64_t page = 1ULL << d->page_shift, first = UINT64_MAX, next = 0;
+
+	if (!len || kvaddr < d->kernel_min || kvaddr + len - 1 < kvaddr)
+		return UINT64_MAX;
+	while (len) {
+		size_t chunk = page - (kvaddr & (page - 1));
+		addrxlat_fulladdr_t fa = { .addr = kvaddr, .as = ADDRXLAT_KVADDR };
+		const struct kx_seg *s;
+		uint64_t off;
+
+		if (chunk > len)
+			chunk = len;
+		if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, d->axctx,
+					   d->axsys) != ADDRXLAT_OK) {
+			addrxlat_ctx_clear_err(d->axctx);
+			return UINT64_MAX;
+		}
+		s = seg_of(d, fa.addr, chunk);
+		if (!s)
+			return UINT64_MAX;
+		off = s->off + (fa.addr - s->pa);
+		if (first == UINT64_MAX)
+			first = off;
+		else if (off != next)
+			return UINT64_MAX;
+		next = off + chunk;
+		kvaddr += chunk;
+		len -= chunk;
+	}
+	return first;
+}
+
+/*
+ * Blocks whose file bytes follow each other, in the order asked or in
+ * the reverse order (the kernel allocates a ring's pages from the top of
+ * a free block down), are read with one preadv(2) straight into their
+ * places in @buf.
+ */
+#define KX_READ_BLOCKS_RUN 256
+
+int kx_dump__read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t len,
+			 void *buf, unsigned char *ok)
+{
+	struct kx_dump *d = priv;
+	uint64_t off[KX_READ_BLOCKS_RUN];
+	struct iovec iov[KX_READ_BLOCKS_RUN];
+	size_t i, j, k, base, m;
+	int dir;
+
+	memset(ok, 0, n);
+	if (!d->seg || !d->axctx || !d->axsys)
+		return -ENOTSUP;
+	for (base = 0; base < n; base += m) {
+		m = n - base < KX_READ_BLOCKS_RUN ? n - base : KX_READ_BLOCKS_RUN;
+		for (i = 0; i < m; i++)
+			off[i] = block_offset(d, kvaddrs[base + i], len);
+		for (i = 0; i < m; i = j) {
+			if (off[i] == UINT64_MAX) {
+				j = i + 1;
+				continue;
+			}
+			dir = 0;
+			for (j = i + 1; j < m && off[j] != UINT64_MAX; j++) {
+				if (dir >= 0 && off[j] == off[j - 1] + len)
+					dir = 1;
+				else if (dir <= 0 && off[j] == off[j - 1] - len)
+					dir = -1;
+				else
+					break;
+			}
+			for (k = 0; k < j - i; k++) {
+				size_t b = dir < 0 ? j - 1 - k : i + k;
+
+				iov[k].iov_base = (char *)buf + (base + b) * len;
+				iov[k].iov_len = len;
+			}
+			if (preadv(d->fd, iov, (int)(j - i), (off_t)off[dir < 0 ? j - 1 : i]) !=
+			    (ssize_t)((j - i) * len))
+				continue;	/* read() says what is wrong */
+			memset(ok + base + i, 1, j - i);
+		}
+	}
 	return 0;
 }
 

@@ -524,6 +524,9 @@ void kx_dump__target(struct kx_dump *d, struct kt_target *t)
 	t->sz = sizeof(*t);
 	t->priv = d;
 	t->read = kx_dump__read;
+	/* a whole ELF dump is read with pread(2): many sub-buffers at a time */
+	if (d->seg)
+		t->read_blocks = kx_dump__read_blocks;
 	t->symbol = target_symbol;
 	t->member = target_member;
 	t->type_size = target_type_size;

@@ -461,15 +461,29 @@ static int target_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 	return t.read(t.priv, kvaddr, buf, len);
 }
 
+static int target_read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t len,
+			      void *buf, unsigned char *ok)
+{
+	struct kx_profile *p = priv;
+	struct kt_target t;
+
+	kx_dump__target(p->dump, &t);
+	return t.read_blocks(t.priv, kvaddrs, n, len, buf, ok);
+}
+
 void kx_profile__target(struct kx_profile *p, struct kx_dump *d, FILE *log,
 			struct kt_target *t)
 {
+	struct kt_target dt;
+
+	kx_dump__target(d, &dt);
 	memset(t, 0, sizeof(*t));
 	p->dump = d;
 	p->log = log;
 	t->sz = sizeof(*t);
 	t->priv = p;
 	t->read = target_read;
+	t->read_blocks = dt.read_blocks ? target_read_blocks : NULL;
 	t->symbol = target_symbol;
 	t->member = target_member;
 	t->type_size = target_type_size;

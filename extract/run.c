@@ -149,6 +149,19 @@ static int write_lttng(const struct kx_options *o, struct kt_session *s)
 	return KT_EXIT_OK;
 }
 
+/*
+ * An output that is a device or a fifo is opened where it is: written
+ * beside it and renamed, a temporary file would replace it (as root,
+ * -o /dev/null made /dev/null a regular file of the whole output).
+ */
+static bool is_special(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ||
+				    S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
 int kx_run(const struct kx_options *o, struct kt_session *s)
 {
 	struct kt_buffer *b, *only = NULL;
@@ -206,7 +219,7 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 		fputs(text, stdout);
 		return KT_EXIT_OK;
 	}
-	if (o->output && strcmp(o->output, "-")) {
+	if (o->output && strcmp(o->output, "-") && !is_special(o->output)) {
 		/* write beside the target and rename: no half-written output */
 		if (asprintf(&tmp, "%s.tmp.%d", o->output, (int)getpid()) < 0)
 			return KT_EXIT_FAILURE;
@@ -217,13 +230,22 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 			free(tmp);
 			return KT_EXIT_FAILURE;
 		}
+	} else if (o->output && strcmp(o->output, "-")) {
+		/* a device or a fifo (-o /dev/null): written where it is */
+		out = fopen(o->output, "w");
+		if (!out) {
+			fprintf(stderr, "ktrace-extract: cannot open %s: %s\n", o->output,
+				strerror(errno));
+			return KT_EXIT_FAILURE;
+		}
 	}
 	if (o->dmesg || o->timeline) {
 		err = kx_write_log(o, s, only, out, &status);
 		if (status == KT_EXIT_NOTRACE) {
 			if (out != stdout) {
 				fclose(out);
-				unlink(tmp);
+				if (tmp)
+					unlink(tmp);
 				free(tmp);
 			}
 			return status;
@@ -254,9 +276,9 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 	if (out != stdout) {
 		if (fclose(out) && !err)
 			err = -EIO;
-		if (!err && rename(tmp, o->output))
+		if (tmp && !err && rename(tmp, o->output))
 			err = -errno;
-		if (err)
+		if (tmp && err)
 			unlink(tmp);
 		free(tmp);
 	}

@@ -395,6 +395,9 @@ struct kt_seen {
 	size_t cap, n;
 };
 int kt_seen__add(struct kt_seen *set, uint64_t addr);
+/* room for @n nodes (at most KT_SEEN_RESERVE_MAX): 0, -ENOMEM */
+#define KT_SEEN_RESERVE_MAX	(1u << 20)
+int kt_seen__reserve(struct kt_seen *set, size_t n);
 void kt_seen__free(struct kt_seen *set);
 
 /* layout.c */
@@ -456,6 +459,7 @@ struct kt_page_cursor {
 	bool missed;		/* RB_MISSED_EVENTS */
 	bool missed_stored;
 	uint64_t missed_count;
+	uint32_t discard;	/* first padding with a time delta; len: none */
 };
 
 /*
@@ -465,6 +469,20 @@ struct kt_page_cursor {
  */
 int kt_page__load(struct kt_page_cursor *c, const struct kt_layout *l,
 		  const uint8_t *page, uint32_t subbuf_size, uint32_t start);
+/*
+ * The validation kt_page__load() does, of @n pages at once (faster than
+ * one at a time); then kt_page__load_checked() with the page's result
+ * loads it as kt_page__load() would.
+ */
+struct kt_page_check {
+	int ret;		/* 0 or -EBADMSG */
+	uint32_t discard;	/* struct kt_page_cursor's */
+};
+void kt_page__check(const struct kt_layout *l, const uint8_t *const *pages, unsigned int n,
+		    uint32_t subbuf_size, struct kt_page_check *chk);
+int kt_page__load_checked(struct kt_page_cursor *c, const struct kt_layout *l,
+			  const uint8_t *page, uint32_t subbuf_size, uint32_t start,
+			  const struct kt_page_check *chk);
 /*
  * Next data record: 1 with data, size and ts set, 0 at the end of the
  * committed data, -EBADMSG if an event header or length is impossible.
@@ -514,6 +532,12 @@ bool kt_fgraph__record(struct kt_fgraph *g, struct kt_iter *it, const struct kt_
 
 /* pages.c */
 int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cur);
+/*
+ * Read the ring's sub-buffers ahead, up to @bytes at a time, with the
+ * target's read_blocks() (when it has one): for a caller that reads a
+ * whole CPU's pages in order (trace.dat). 0, or -ENOMEM.
+ */
+int kt_page_iter__set_readahead(struct kt_page_iter *it, uint32_t bytes);
 uint64_t kt_page_iter__bpage(const struct kt_page_iter *it);
 
 #endif /* KTRACE_LIB_INTERNAL_H */

@@ -34,6 +34,19 @@ struct kt_page_iter {
 	uint64_t cur_bpage;
 	bool expect_data;	/* the current page lies before the commit page */
 	struct kt_seen seen;	/* buffer_pages returned or skipped so far */
+	const uint8_t *data;	/* the current sub-buffer: @page or one of @ra_buf */
+	/*
+	 * Read-ahead (kt_page_iter__set_readahead(); ra_cap 0: off): the
+	 * sub-buffers of the next pages of the ring, read with one call of
+	 * the target's read_blocks(); block i holds ra_addr[i] if ra_ok[i].
+	 */
+	uint8_t *ra_buf;
+	uint64_t *ra_addr;
+	unsigned char *ra_ok;
+	struct kt_page_check *ra_chk;	/* block i validated, all at once */
+	const uint8_t **ra_pages;	/* kt_page__check()'s input */
+	unsigned int ra_cap, ra_n, ra_next;
+	const struct kt_page_check *data_chk;	/* @data's, when from @ra_buf */
 };
 
 static uint64_t list_to_bpage(const struct kt_layout *l, uint64_t list)
@@ -94,6 +107,7 @@ static uint64_t find_head(struct kt_page_iter *it)
 	struct kt_seen seen = { 0 };
 	uint64_t n;
 
+	kt_seen__reserve(&seen, c->info.nr_pages + 2);	/* else it grows */
 	for (n = 0; n <= c->info.nr_pages + 1; n++) {
 		if (kt_seen__add(&seen, p)) {
 			kt_warn(s, "%s: cpu%d: page list loops at buffer_page 0x%llx without "
@@ -154,6 +168,7 @@ struct kt_page_iter *kt_page_iter__new(struct kt_buffer *b, int cpu)
 	}
 	it->state = PI_READER;
 	it->max_steps = it->c->info.nr_pages + 1;
+	kt_seen__reserve(&it->seen, it->max_steps + 1);	/* else it grows */
 	return it;
 }
 
@@ -161,14 +176,115 @@ void kt_page_iter__free(struct kt_page_iter *it)
 {
 	if (!it)
 		return;
+	free(it->ra_buf);
+	free(it->ra_addr);
+	free(it->ra_ok);
+	free(it->ra_chk);
+	free(it->ra_pages);
 	kt_seen__free(&it->seen);
 	free(it->back);
 	free(it->page);
 	free(it);
 }
 
-/* Read the data page of @bpage; 0, or <0 with the loss counted. */
-static int read_data_page(struct kt_page_iter *it, uint64_t bpage)
+int kt_page_iter__set_readahead(struct kt_page_iter *it, uint32_t bytes)
+{
+	struct kt_session *s = it->s;
+	unsigned int cap = bytes / it->b->subbuf_size;
+
+	/* the ticket's page cache and the text's prefetch read by themselves */
+	if (it->ra_cap || !s->t.read_blocks || s->pagecache || s->prefetch || cap < 2)
+		return 0;
+	it->ra_buf = malloc((size_t)cap * it->b->subbuf_size);
+	it->ra_addr = calloc(cap, sizeof(*it->ra_addr));
+	it->ra_ok = calloc(cap, 1);
+	it->ra_chk = calloc(cap, sizeof(*it->ra_chk));
+	it->ra_pages = calloc(cap, sizeof(*it->ra_pages));
+	if (!it->ra_buf || !it->ra_addr || !it->ra_ok || !it->ra_chk || !it->ra_pages) {
+		free(it->ra_buf);
+		free(it->ra_addr);
+		free(it->ra_ok);
+		free(it->ra_chk);
+		free(it->ra_pages);
+		it->ra_buf = NULL;
+		it->ra_addr = NULL;
+		it->ra_ok = NULL;
+		it->ra_chk = NULL;
+		it->ra_pages = NULL;
+		return -ENOMEM;
+	}
+	it->ra_cap = cap;
+	return 0;
+}
+
+/*
+ * Fill the read-ahead with the sub-buffer @dpage of @bpage and those of
+ * the pages after it, as far as the walk will go: up to the commit page,
+ * not past the head, while the list reads. Nothing here is counted or
+ * said: the walk meets each page after this and does that; it takes a
+ * sub-buffer from here only if it reads the same address, else it reads
+ * the dump as without read-ahead. false: nothing read.
+ */
+static bool readahead_fill(struct kt_page_iter *it, uint64_t bpage, uint64_t dpage)
+{
+	struct kt_session *s = it->s;
+	uint64_t raw;
+	unsigned int n = 0, i;
+	int err;
+
+	it->ra_n = it->ra_next = 0;
+	for (;;) {
+		it->ra_addr[n++] = dpage;
+		if (n == it->ra_cap || bpage == it->c->commit_page || bpage_next(s, bpage, &raw))
+			break;
+		bpage = list_to_bpage(&s->l, raw);
+		if (bpage == it->head || kt_read_member(s, bpage, &s->l.bp_page, &dpage))
+			break;
+	}
+	if (n < 2)
+		return false;
+	kt_lock(s);
+	err = s->t.read_blocks(s->t.priv, it->ra_addr, n, it->b->subbuf_size, it->ra_buf,
+			       it->ra_ok);
+	kt_unlock(s);
+	if (err) {
+		/* the target cannot: each sub-buffer by itself from here */
+		it->ra_cap = 0;
+		return false;
+	}
+	it->ra_n = n;
+	for (i = 0; i < n; i++)
+		it->ra_pages[i] = it->ra_buf + (size_t)i * it->b->subbuf_size;
+	kt_page__check(&s->l, it->ra_pages, n, it->b->subbuf_size, it->ra_chk);
+	return true;
+}
+
+/* @dpage of @bpage from the read-ahead, into it->data; false: read it from the dump */
+static bool readahead_take(struct kt_page_iter *it, uint64_t bpage, uint64_t dpage)
+{
+	unsigned int i;
+
+	if (it->ra_next == it->ra_n && !readahead_fill(it, bpage, dpage))
+		return false;
+	i = it->ra_next++;
+	if (it->ra_addr[i] != dpage) {
+		/* the walk went elsewhere (it cannot): no more read-ahead */
+		it->ra_cap = 0;
+		return false;
+	}
+	if (!it->ra_ok[i])
+		return false;
+	it->data = it->ra_buf + (size_t)i * it->b->subbuf_size;
+	it->data_chk = &it->ra_chk[i];
+	return true;
+}
+
+/*
+ * Read the data page of @bpage; 0, or <0 with the loss counted.
+ * @ahead: the page is one of the ring walk (PI_RING), whose next pages
+ * the read-ahead may read now.
+ */
+static int read_data_page(struct kt_page_iter *it, uint64_t bpage, bool ahead)
 {
 	struct kt_session *s = it->s;
 	struct kt_buffer *b = it->b;
@@ -176,7 +292,11 @@ static int read_data_page(struct kt_page_iter *it, uint64_t bpage)
 	int err;
 
 	b->loss.pages_total++;
+	it->data = it->page;
+	it->data_chk = NULL;
 	err = kt_read_member(s, bpage, &s->l.bp_page, &dpage);
+	if (!err && ahead && it->ra_cap && readahead_take(it, bpage, dpage))
+		return 0;
 	if (!err)
 		err = kt_prefetch__read(s, b, (int)(it->c - b->cpus), dpage, it->page,
 					b->subbuf_size);
@@ -241,7 +361,7 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 			bpage = it->back[--it->nr_back];
 			it->expect_data = bpage != c->commit_page;
 			*start = 0;
-			if (read_data_page(it, bpage))
+			if (read_data_page(it, bpage, false))
 				continue;
 			*bpage_out = bpage;
 			return 1;
@@ -257,7 +377,7 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 				return -ENOMEM;
 			if (!kt_read_member(s, bpage, &s->l.bp_read, &v))
 				*start = (uint32_t)v;
-			if (read_data_page(it, bpage))
+			if (read_data_page(it, bpage, false))
 				continue;
 			*bpage_out = bpage;
 			return 1;
@@ -305,7 +425,7 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 				}
 			}
 			*start = 0;
-			if (read_data_page(it, bpage))
+			if (read_data_page(it, bpage, true))
 				continue;
 			*bpage_out = bpage;
 			return 1;
@@ -329,15 +449,17 @@ int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cu
 		 * a commit; a zero header there is memory a dump filter (or a
 		 * tool that cannot map the page) replaced with zeros.
 		 */
-		if (it->expect_data && !kt_le64(it->page + l->dp_time_stamp.off) &&
-		    !kt_le64(it->page + l->dp_commit.off)) {
+		if (it->expect_data && !kt_le64(it->data + l->dp_time_stamp.off) &&
+		    !kt_le64(it->data + l->dp_commit.off)) {
 			it->b->loss.pages_zero++;
 			kt_warn(it->s, "%s: cpu%d: sub-buffer of buffer_page 0x%llx is zero-filled "
 				       "where events were written, skipped", it->b->name,
 				it->c->info.cpu, (unsigned long long)it->cur_bpage);
 			continue;
 		}
-		ret = kt_page__load(cur, l, it->page, it->b->subbuf_size, start);
+		ret = it->data_chk ? kt_page__load_checked(cur, l, it->data, it->b->subbuf_size,
+							   start, it->data_chk)
+				   : kt_page__load(cur, l, it->data, it->b->subbuf_size, start);
 		if (!ret)
 			return 1;
 		it->b->loss.pages_corrupt++;
@@ -359,7 +481,7 @@ int kt_page_iter__next(struct kt_page_iter *it, const void **page, uint32_t *len
 
 	if (ret <= 0)
 		return ret;
-	*page = it->page;
+	*page = it->data;
 	*len = it->b->subbuf_size;
 	return 1;
 }

@@ -8,18 +8,28 @@
 #include <stdlib.h>
 #include "internal.h"
 
+/*
+ * Nodes of one list are mostly allocated one after the other, a few dozen
+ * to a slab page (a ring's buffer_pages are, in ring order): the page is
+ * mixed to a random block of 64 slots, and the cache line of the node
+ * picks its slot in the block. A walk then fills neighbouring slots, not
+ * a random one of a table of megabytes each time (a cache miss per node
+ * on a ring of 1 GiB).
+ */
 static size_t slot_of(uint64_t addr, size_t cap)
 {
+	uint64_t page = addr >> 12;
+
 	/* kernel addresses share their high bits: mix before masking */
-	addr ^= addr >> 33;
-	addr *= 0xff51afd7ed558ccdULL;
-	addr ^= addr >> 33;
-	return (size_t)addr & (cap - 1);
+	page ^= page >> 33;
+	page *= 0xff51afd7ed558ccdULL;
+	page ^= page >> 33;
+	return (size_t)(page * 64 + ((addr >> 6) & 63)) & (cap - 1);
 }
 
-static int grow(struct kt_seen *set)
+static int grow_to(struct kt_seen *set, size_t cap)
 {
-	size_t cap = set->cap ? set->cap * 2 : 64, i, j;
+	size_t i, j;
 	uint64_t *n = calloc(cap, sizeof(*n));
 
 	if (!n)
@@ -35,6 +45,27 @@ static int grow(struct kt_seen *set)
 	set->slots = n;
 	set->cap = cap;
 	return 0;
+}
+
+static int grow(struct kt_seen *set)
+{
+	return grow_to(set, set->cap ? set->cap * 2 : 64);
+}
+
+/*
+ * Room for @n nodes without growing: a walk that knows its length (a
+ * ring's nr_pages) does not rehash the set as it goes. A length read from
+ * the dump is a hint, so what is set aside is bounded.
+ */
+int kt_seen__reserve(struct kt_seen *set, size_t n)
+{
+	size_t cap = 64;
+
+	if (n > KT_SEEN_RESERVE_MAX)
+		n = KT_SEEN_RESERVE_MAX;
+	while (cap < 2 * n)
+		cap *= 2;
+	return cap > set->cap ? grow_to(set, cap) : 0;
 }
 
 int kt_seen__add(struct kt_seen *set, uint64_t addr)

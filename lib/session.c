@@ -102,8 +102,9 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 		kt_err(ENOMEM, "out of memory");
 		return NULL;
 	}
+	/* what a caller built against an older target.h does not set stays NULL */
 	memcpy(&s->t, target, target->sz < sizeof(s->t) ? target->sz : sizeof(s->t));
-	if (target->sz < sizeof(s->t))
+	if (target->sz < offsetof(struct kt_target, enumerator) + sizeof(s->t.enumerator))
 		s->t.enumerator = NULL;
 	s->log = opts && opts->log ? opts->log : stderr;
 	if (opts && opts->sz > offsetof(struct kt_open_opts, kallsyms) && opts->kallsyms) {

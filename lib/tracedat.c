@@ -32,12 +32,46 @@
  */
 #define KT_TRACEDAT_DEFAULT_VERSION	7
 
+/* what one fwrite() hands stdio: large enough that it goes straight to write(2) */
+#define DAT_BUF_SIZE	(1u << 20)
+/* sub-buffers read at a time (pages.c): 64 of 4 KiB, in the cache while copied */
+#define DAT_READAHEAD	(256u << 10)
+
+void kt_dat__flush(struct kt_dat *d)
+{
+	if (!d->err && d->buf_len && fwrite(d->buf, 1, d->buf_len, d->f) != d->buf_len)
+		d->err = -EIO;
+	d->buf_len = 0;
+}
+
+uint8_t *kt_dat__reserve(struct kt_dat *d, size_t n)
+{
+	uint8_t *p;
+
+	if (d->buf_len + n > d->buf_size)
+		kt_dat__flush(d);
+	if (d->err || n > d->buf_size)
+		return NULL;
+	p = d->buf + d->buf_len;
+	d->buf_len += n;
+	return p;
+}
+
 void kt_dat__write(struct kt_dat *d, const void *p, size_t n)
 {
+	uint8_t *to;
+
 	if (d->err || !n)
 		return;
-	if (fwrite(p, 1, n, d->f) != n)
-		d->err = -EIO;
+	if (n > d->buf_size) {
+		kt_dat__flush(d);
+		if (!d->err && fwrite(p, 1, n, d->f) != n)
+			d->err = -EIO;
+		return;
+	}
+	to = kt_dat__reserve(d, n);
+	if (to)
+		memcpy(to, p, n);
 }
 
 void kt_dat__u16(struct kt_dat *d, uint16_t v) { kt_dat__write(d, &v, 2); }
@@ -54,13 +88,14 @@ uint64_t kt_dat__tell(struct kt_dat *d)
 			d->err = -errno;
 		return 0;
 	}
-	return (uint64_t)(pos - d->base);
+	return (uint64_t)(pos - d->base) + d->buf_len;
 }
 
 void kt_dat__patch(struct kt_dat *d, uint64_t pos, const void *p, size_t n)
 {
 	off_t end;
 
+	kt_dat__flush(d);
 	if (d->err)
 		return;
 	end = ftello(d->f);
@@ -69,6 +104,7 @@ void kt_dat__patch(struct kt_dat *d, uint64_t pos, const void *p, size_t n)
 		return;
 	}
 	kt_dat__write(d, p, n);
+	kt_dat__flush(d);
 	if (fseeko(d->f, end, SEEK_SET) && !d->err)
 		d->err = -errno;
 }
@@ -351,10 +387,11 @@ void kt_dat__clock_text(struct kt_buffer *b, char *buf, size_t len)
  * kernel's reader does not move its clock for padding; kbuffer adds the
  * delta, so trace-cmd would show every later event on the page that much
  * later (seen with hist-trigger synthetic events). Zero the delta of each
- * such padding between @pos and @len of the data area @data (the walk was
- * validated by kt_page__load()).
+ * such padding from the event at @pos to @len in @out, the copy of the
+ * data area @data (the walk was validated by kt_page__load()). The walk
+ * reads @data, which the validation has just brought into the cache.
  */
-static void zero_discard_deltas(uint8_t *data, uint32_t pos, uint32_t len)
+static void zero_discard_deltas(uint8_t *out, const uint8_t *data, uint32_t pos, uint32_t len)
 {
 	while (pos + 8 <= len) {
 		uint32_t hdr = kt_le32(data + pos), type_len = hdr & 0x1f;
@@ -365,7 +402,7 @@ static void zero_discard_deltas(uint8_t *data, uint32_t pos, uint32_t len)
 			if (!delta)
 				return;
 			hdr = RINGBUF_TYPE_PADDING;
-			memcpy(data + pos, &hdr, 4);
+			memcpy(out + pos, &hdr, 4);
 			pos += 4 + arr;
 			break;
 		case RINGBUF_TYPE_TIME_EXTEND:
@@ -382,16 +419,22 @@ static void zero_discard_deltas(uint8_t *data, uint32_t pos, uint32_t len)
 	}
 }
 
+/* the file page, built where it is written */
 static void copy_subbuf(struct kt_dat *d, struct kt_buffer *b, const struct kt_page_cursor *cur,
 			uint32_t subbuf)
 {
 	const struct kt_layout *l = &d->s->l;
 	const uint8_t *page = cur->data - l->dp_data.off;
-	uint8_t *out = d->page;
+	uint8_t *out = kt_dat__reserve(d, d->page_size);
 
+	if (!out)
+		return;
 	memcpy(out, page, subbuf);
 	memset(out + subbuf, 0, d->page_size - subbuf);
-	zero_discard_deltas(out + l->dp_data.off, cur->pos, cur->len);
+	/* from the first one, which the page's validation found */
+	if (cur->discard < cur->len)
+		zero_discard_deltas(out + l->dp_data.off, cur->data,
+				    cur->discard > cur->pos ? cur->discard : cur->pos, cur->len);
 	if (cur->pos) {
 		uint32_t hdr = RINGBUF_TYPE_PADDING, len = cur->pos - 4;
 		uint64_t ts = cur->ts;
@@ -409,7 +452,6 @@ static void copy_subbuf(struct kt_dat *d, struct kt_buffer *b, const struct kt_p
 		while (kt_page__next(&c, &rec, &size, &ts) > 0)
 			b->ops->dat_fix_record(b, out + (rec - page), size, d->id_base);
 	}
-	kt_dat__write(d, out, d->page_size);
 }
 
 void kt_dat__cpu_data(struct kt_dat *d, struct kt_buffer *b, struct kt_dat_cpu *cpus)
@@ -428,8 +470,9 @@ void kt_dat__cpu_data(struct kt_dat *d, struct kt_buffer *b, struct kt_dat_cpu *
 		if (cpu >= kt_buffer__nr_cpus(b))
 			continue;
 		it = kt_page_iter__new(b, cpu);
-		if (!it) {
-			d->err = d->err ? d->err : -errno;
+		if (!it || kt_page_iter__set_readahead(it, DAT_READAHEAD)) {
+			d->err = d->err ? d->err : -ENOMEM;
+			kt_page_iter__free(it);
 			return;
 		}
 		while (!d->err && (ret = kt_page_iter__next_cursor(it, &cur)) > 0) {
@@ -521,8 +564,9 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 		if (kt_buffer__nr_cpus(d.bufs[i]) > d.nr_cpus)
 			d.nr_cpus = kt_buffer__nr_cpus(d.bufs[i]);
 	}
-	d.page = malloc(d.page_size);
-	if (!d.page) {
+	d.buf_size = d.page_size > DAT_BUF_SIZE ? d.page_size : DAT_BUF_SIZE;
+	d.buf = malloc(d.buf_size);
+	if (!d.buf) {
 		free(d.bufs);
 		return -ENOMEM;
 	}
@@ -540,6 +584,9 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 		d.base = 0;
 	}
 	err = version == 6 ? kt_dat__write_v6(&d) : kt_dat__write_v7(&d);
+	kt_dat__flush(&d);
+	if (!err)
+		err = d.err;
 	if (!err && fflush(d.f))
 		err = -errno;
 	if (!err && spool)
@@ -549,7 +596,7 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 out:
 	if (spool)
 		fclose(spool);
-	free(d.page);
+	free(d.buf);
 	free(d.bufs);
 	return err;
 }

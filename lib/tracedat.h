@@ -47,12 +47,20 @@ struct kt_dat {
 	int nr_cpus;		/* cpu slots of the file (largest nr_cpus) */
 	struct kt_buffer **bufs;	/* bufs[0] is the file's top-level buffer */
 	int nr_bufs;
-	uint8_t *page;		/* scratch: one file page */
+	uint8_t *buf;		/* what is written, before it goes to @f */
+	size_t buf_len, buf_size;	/* buf_size >= page_size */
 	int id_base;		/* added to the ids of other recorders' events */
 };
 
-/* tracedat.c: primitive writes (errors are sticky in d->err) */
+/*
+ * tracedat.c: primitive writes (errors are sticky in d->err), into d->buf:
+ * a ring of 1 GiB is a quarter of a million sub-buffers, each a write(2)
+ * of its own through stdio's page-sized buffer
+ */
 void kt_dat__write(struct kt_dat *d, const void *p, size_t n);
+/* @n bytes at the end of d->buf to fill, or NULL after an error */
+uint8_t *kt_dat__reserve(struct kt_dat *d, size_t n);
+void kt_dat__flush(struct kt_dat *d);
 void kt_dat__u16(struct kt_dat *d, uint16_t v);
 void kt_dat__u32(struct kt_dat *d, uint32_t v);
 void kt_dat__u64(struct kt_dat *d, uint64_t v);

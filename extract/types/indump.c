@@ -78,6 +78,14 @@ static int x_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 	return x->dt.read(x->dt.priv, kvaddr, buf, len);
 }
 
+static int x_read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t len, void *buf,
+			 unsigned char *ok)
+{
+	struct kx_indump *x = priv;
+
+	return x->dt.read_blocks(x->dt.priv, kvaddrs, n, len, buf, ok);
+}
+
 static int x_symbol(void *priv, const char *name, uint64_t *addr)
 {
 	struct kx_indump *x = priv;
@@ -354,6 +362,7 @@ int kx_indump__attach(struct kx_dump *d, const struct kx_indump_opts *o,
 	t->sz = sizeof(*t);
 	t->priv = x;
 	t->read = x_read;
+	t->read_blocks = x->dt.read_blocks ? x_read_blocks : NULL;
 	t->symbol = x_symbol;
 	t->member = x_member;
 	t->type_size = x_type_size;

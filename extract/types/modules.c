@@ -178,6 +178,14 @@ static int wrap_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 	return m->inner.read(m->inner.priv, kvaddr, buf, len);
 }
 
+static int wrap_read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t len,
+			    void *buf, unsigned char *ok)
+{
+	struct kx_modtypes *m = priv;
+
+	return m->inner.read_blocks(m->inner.priv, kvaddrs, n, len, buf, ok);
+}
+
 static int wrap_symbol(void *priv, const char *name, uint64_t *addr)
 {
 	struct kx_modtypes *m = priv;
@@ -233,6 +241,7 @@ void kx_modtypes__wrap(struct kx_modtypes *m, struct kt_target *t)
 	m->inner = *t;
 	t->priv = m;
 	t->read = wrap_read;
+	t->read_blocks = m->inner.read_blocks ? wrap_read_blocks : NULL;
 	t->symbol = wrap_symbol;
 	t->member = wrap_member;
 	t->type_size = wrap_type_size;

@@ -66,6 +66,20 @@ struct kt_target {
 	 * leaves this NULL and enumerator() is used.
 	 */
 	int (*enumerator_at)(void *priv, const char *name, uint64_t code, int64_t *value);
+
+	/*
+	 * Optional (may be NULL): read @n blocks of @len bytes, block i at
+	 * kernel virtual address @kvaddrs[i], into @buf + i * @len, and set
+	 * @ok[i] to 1 for each block read whole. A block left at 0 is one
+	 * the caller reads again with read(), which says why it fails, if it
+	 * does; a target may leave any block to read(). Returns 0, or a
+	 * negative errno when it read none. This is for ring-buffer
+	 * sub-buffers met in a walk: a target that can read neighbours in
+	 * the dump with one system call does, where read() pays a call per
+	 * sub-buffer.
+	 */
+	int (*read_blocks)(void *priv, const uint64_t *kvaddrs, size_t n, size_t len, void *buf,
+			   unsigned char *ok);
 };
 
 #ifdef __cplusplus

@@ -9,7 +9,10 @@
  * the sub-buffer size, which is allocated exactly so that AddressSanitizer
  * sees any read past it).
  *
- * Beyond not crashing: every record must lie inside the committed data.
+ * Beyond not crashing: every record must lie inside the committed data,
+ * and kt_page__check() with kt_page__load_checked() must load the page as
+ * kt_page__load() does (the page checked among copies of itself, so that
+ * more than one of its lanes walks).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +47,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 	if (!page)
 		return 0;
 	memcpy(page, in, len < subbuf ? len : subbuf);
-	if (!kt_page__load(&c, &l, page, subbuf, start)) {
+	ret = kt_page__load(&c, &l, page, subbuf, start);
+	{
+		const uint8_t *pages[5] = { page, page, page, page, page };
+		struct kt_page_check chk[5];
+		struct kt_page_cursor cc;
+		int i;
+
+		kt_page__check(&l, pages, 5, subbuf, chk);
+		for (i = 0; i < 5; i++) {
+			if (kt_page__load_checked(&cc, &l, page, subbuf, start, &chk[i]) != ret)
+				abort();
+			if (!ret && memcmp(&cc, &c, sizeof(c)))
+				abort();	/* a cursor unlike kt_page__load()'s */
+		}
+	}
+	if (!ret) {
 		while ((ret = kt_page__next(&c, &d, &sz, &ts)) > 0) {
 			const uint8_t *data = page + l.dp_data.off;
 
