@@ -12,8 +12,11 @@ for c in $(all_cases); do
 	dir=$VMCORES/$c
 	unset VMLINUX FORMATS
 	. "$dir/case.env"
-	# the oops of sysrq-c: the first "CPU: N PID:" after the trigger
-	want=$(sed -n '/sysrq: Trigger a crash/,$p' "$dir/console.log" | tr -d '\r' |
+	# the oops of sysrq-c: the first "CPU: N PID:" after the trigger (a
+	# PREEMPT_RT kernel may not print "sysrq: Trigger a crash" before it
+	# dies: its printk thread never ran; then after the panic line)
+	want=$(sed -n '/sysrq: Trigger a crash\|Kernel panic - not syncing: sysrq triggered crash/,$p' \
+		"$dir/console.log" | tr -d '\r' |
 		sed -n 's/.*\] CPU: \([0-9]*\) \(UID: [0-9]* \)\{0,1\}PID: .*/\1/p' | head -n1)
 	if [ -z "$want" ]; then
 		nok "$c: no 'CPU: N PID:' oops line after the sysrq trigger in console.log"
