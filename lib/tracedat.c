@@ -471,7 +471,7 @@ void kt_dat__cpu_data(struct kt_dat *d, struct kt_buffer *b, struct kt_dat_cpu *
 			continue;
 		it = kt_page_iter__new(b, cpu);
 		if (!it || kt_page_iter__set_readahead(it, DAT_READAHEAD)) {
-			d->err = d->err ? d->err : -ENOMEM;
+			d->err = d->err ? d->err : it ? -ENOMEM : -errno;
 			kt_page_iter__free(it);
 			return;
 		}

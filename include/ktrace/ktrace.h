@@ -258,7 +258,7 @@ void kt_iter__free(struct kt_iter *it);
 /* Raw sub-buffers of one cpu, oldest first, for trace.dat: */
 struct kt_page_iter;
 struct kt_page_iter *kt_page_iter__new(struct kt_buffer *b, int cpu);
-/* 1: *@page points at subbuf_size validated bytes, 0: end, <0: -errno */
+/* 1: *@page points at subbuf_size validated bytes (until the next call), 0: end, <0: -errno */
 int kt_page_iter__next(struct kt_page_iter *it, const void **page, uint32_t *len);
 void kt_page_iter__free(struct kt_page_iter *it);
 

@@ -404,7 +404,7 @@ struct fk_ring {
 	uint64_t cpu_buffer;
 	int nr_pages;
 	uint64_t reader;	/* buffer_page of the reader page */
-	uint64_t bpage[64];	/* ring buffer_pages, in list order */
+	uint64_t bpage[160];	/* ring buffer_pages, in list order */
 };
 
 /*

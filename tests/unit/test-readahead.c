@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * trace.dat's read-ahead (lib/pages.c) against a fake kernel: a ring of
+ * a few windows of sub-buffers with a corrupt page, a zero-filled one and
+ * two unreadable ones, written once through read() alone and once with a
+ * read_blocks() that leaves some blocks to read(). The file, the loss
+ * counts and the warnings must be the same.
+ */
+#include "fake-check.h"
+
+#define NR_PAGES 150	/* two windows of 64 sub-buffers and part of a third */
+
+static int blocks_calls, blocks_left;
+static uint64_t dpages[NR_PAGES];	/* the ring's sub-buffers */
+static uint64_t subbuf_reads;		/* read() calls of one of them */
+
+static int counting_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
+{
+	int i;
+
+	for (i = 0; i < NR_PAGES; i++)
+		subbuf_reads += kvaddr == dpages[i];
+	return fk_read(priv, kvaddr, buf, len);
+}
+
+/* read_blocks() over the fake kernel: every seventh block left to read() */
+static int fk_read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t len, void *buf,
+			  unsigned char *ok)
+{
+	size_t i;
+
+	blocks_calls++;
+	for (i = 0; i < n; i++) {
+		ok[i] = (kvaddrs[i] / FK_PAGE) % 7 &&
+			!fk_read(priv, kvaddrs[i], (char *)buf + i * len, len);
+		blocks_left += !ok[i];
+	}
+	return 0;
+}
+
+static struct fk_kernel *build(struct fk_buffer *gb, struct fk_ring **rp)
+{
+	struct fk_kernel *k = fk_new(1, gb);
+	struct fk_ring *r = fk_ring_new(k, gb, 0, NR_PAGES);
+	int i, j;
+
+	for (i = 0; i < NR_PAGES; i++)
+		dpages[i] = fk_data_page(k, r->bpage[i]);
+	/* head at 5: the walk goes round through the end of the page array */
+	fk_ring_set(r, 5, 4);
+	for (i = 0; i < NR_PAGES; i++) {
+		struct fk_pb pb;
+
+		if (i == 40)
+			continue;	/* zero-filled where events were written */
+		pb = fk_page(r, i, 1000 * (uint64_t)((i + NR_PAGES - 5) % NR_PAGES));
+		for (j = 0; j < 20; j++)
+			fk_ev(&pb, 3, 1, (uint32_t)(i * 100 + j));
+		if (i % 3 == 0)
+			fk_padding(&pb, 64);	/* discarded: a delta to zero */
+	}
+	/* a commit past the sub-buffer */
+	fk_w64(k, fk_data_page(k, r->bpage[77]) + 8, FK_PAGE * 2);
+	fk_fail(k, fk_data_page(k, r->bpage[90]), -EFAULT);
+	fk_fail(k, fk_data_page(k, r->bpage[130]), -ENODATA);
+	*rp = r;
+	return k;
+}
+
+struct result {
+	char *dat, *log;
+	size_t dat_len;
+	struct kt_loss loss;
+	uint64_t subbuf_reads;
+	int err;
+};
+
+static void run(bool blocks, struct result *res)
+{
+	struct kt_open_opts o = { .sz = sizeof(o), .no_events = true };
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = build(&gb, &r);
+	struct kt_session *s;
+	struct kt_target t;
+	size_t log_len;
+	FILE *f, *logf;
+
+	memset(res, 0, sizeof(*res));
+	fk_target(k, &t);
+	t.read = counting_read;
+	if (blocks)
+		t.read_blocks = fk_read_blocks;
+	logf = open_memstream(&res->log, &log_len);
+	o.log = logf;
+	s = kt_session__open(&t, &o);
+	f = tmpfile();
+	if (!s || !f) {
+		res->err = -1;
+	} else {
+		subbuf_reads = 0;
+		res->err = kt_tracedat__write(s, NULL, f);
+		res->subbuf_reads = subbuf_reads;
+		kt_buffer__loss(kt_session__find_buffer(s, "global"), &res->loss);
+		fflush(f);
+		res->dat_len = (size_t)ftello(f);
+		res->dat = malloc(res->dat_len ? res->dat_len : 1);
+		rewind(f);
+		if (!res->dat || fread(res->dat, 1, res->dat_len, f) != res->dat_len)
+			res->err = -1;
+	}
+	if (f)
+		fclose(f);
+	kt_session__free(s);
+	fclose(logf);
+	fk_free(k);
+	free(r);
+}
+
+int main(void)
+{
+	struct result plain, ahead;
+
+	run(false, &plain);
+	run(true, &ahead);
+	CHECK(!plain.err && !ahead.err, "trace.dat written both ways (%d, %d)", plain.err,
+	      ahead.err);
+	CHECK(blocks_calls >= 3, "read_blocks() read the ring a window at a time (%d calls)",
+	      blocks_calls);
+	CHECK(blocks_left > 0, "read_blocks() left blocks to read() (%d)", blocks_left);
+	/* (and both read the commit page's commit once more, count_inflight()) */
+	CHECK(plain.subbuf_reads >= NR_PAGES &&
+	      ahead.subbuf_reads - blocks_left == plain.subbuf_reads - NR_PAGES,
+	      "read() reads only the sub-buffers read_blocks() left: %llu of %llu",
+	      (unsigned long long)ahead.subbuf_reads, (unsigned long long)plain.subbuf_reads);
+	CHECK(plain.dat_len == ahead.dat_len && plain.dat &&
+	      !memcmp(plain.dat, ahead.dat, plain.dat_len),
+	      "the same trace.dat (%zu bytes)", plain.dat_len);
+	CHECK(!memcmp(&plain.loss, &ahead.loss, sizeof(plain.loss)), "the same loss counts");
+	CHECK_U64(ahead.loss.pages_corrupt, 1, "the corrupt page counted");
+	CHECK_U64(ahead.loss.pages_zero, 1, "the zero-filled page counted");
+	CHECK_U64(ahead.loss.pages_unreadable, 1, "the unreadable page counted");
+	CHECK_U64(ahead.loss.pages_filtered, 1, "the filtered page counted");
+	CHECK_STR(ahead.log, plain.log, "the same warnings");
+	free(plain.dat);
+	free(plain.log);
+	free(ahead.dat);
+	free(ahead.log);
+	return fk_failed;
+}
