@@ -56,6 +56,11 @@ $(O)/lib/%.o: lib/%.c lib/*.h lib/*/*.h include/ktrace/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# the ticket's SHA-256 where there are no SHA extensions (a capture kernel
+# on older hardware, QEMU's emulation in the tests): unrolled, about a
+# third faster under QEMU
+$(O)/lib/sha256.o: ALL_CFLAGS += -O3 -funroll-loops
+
 $(O)/extract/%.o: extract/%.c extract/*.h extract/types/*.h include/ktrace/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KDUMP_CFLAGS) -Iextract -c -o $@ $<

@@ -17,17 +17,25 @@ void kt_json__str(FILE *out, const char *p, size_t max)
 	fputc('"', out);
 	for (i = 0; i < max && p[i]; i++) {
 		unsigned char c = (unsigned char)p[i];
+		size_t run;
 
+		/* runs of plain characters in one write, not a call each */
+		for (run = 0; i + run < max && p[i + run] >= 0x20 && p[i + run] < 0x7f &&
+			      p[i + run] != '"' && p[i + run] != '\\'; run++)
+			;
+		if (run) {
+			fwrite(p + i, 1, run, out);
+			i += run - 1;
+			continue;
+		}
 		if (c == '"' || c == '\\')
 			fprintf(out, "\\%c", c);
 		else if (c == '\n')
 			fputs("\\n", out);
 		else if (c == '\t')
 			fputs("\\t", out);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
 		else
-			fputc(c, out);
+			fprintf(out, "\\u%04x", c);
 	}
 	fputc('"', out);
 }

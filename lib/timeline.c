@@ -121,7 +121,15 @@ static void print_lines(FILE *out, uint64_t ts, const char *name, int width, con
 			fputc('\n', out);
 			bol = true;
 		} else if (!caller || (c >= 0x20 && c < 0x7f) || (c >= '\t' && c <= '\r')) {
-			fputc(c, out);
+			/* the run of such characters in one write */
+			size_t j = i + 1;
+
+			while (j < len && text[j] != '\n' &&
+			       (!caller || ((unsigned char)text[j] >= 0x20 && (unsigned char)text[j] < 0x7f) ||
+				((unsigned char)text[j] >= '\t' && (unsigned char)text[j] <= '\r')))
+				j++;
+			fwrite(text + i, 1, j - i, out);
+			i = j - 1;
 		} else {
 			fprintf(out, "\\x%02x", c);
 		}
