@@ -282,6 +282,12 @@ struct kt_session {
 	struct kt_kallsyms *kallsyms;
 	bool kallsyms_tried;
 	bool kallsyms_borrowed;	/* kt_open_opts.kallsyms: the caller frees it */
+	/*
+	 * kt_session__track_used(): bit i of sym_used is set once a lookup
+	 * answered with kallsyms entry i (in address order), bit id of
+	 * type_used once a read met an event of that id; set by any thread
+	 */
+	uint64_t *sym_used, *type_used;
 	struct kt_modsyms *modsyms;
 	bool modsyms_tried;
 	char **printk_fmts;
@@ -439,6 +445,17 @@ int kt_modsyms__find(struct kt_session *s, const char *module, const char *name,
 const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
 			     uint64_t *size, const char **module);
 void kt_trace_printk__free(struct kt_session *s);
+/* the kallsyms entries a trace.dat needs for what was looked up; -1: all */
+long kt_kallsyms__needed_list(struct kt_session *s, uint32_t **out);
+/* mark what looks like a vmlinux address in a record as looked up */
+void kt_kallsyms__mark_record(struct kt_session *s, const uint8_t *data, uint32_t size);
+static inline void kt_used__mark(uint64_t *bits, uint32_t i)
+{
+	uint64_t bit = 1ull << (i % 64);
+
+	if (!(__atomic_load_n(&bits[i / 64], __ATOMIC_RELAXED) & bit))
+		__atomic_fetch_or(&bits[i / 64], bit, __ATOMIC_RELAXED);
+}
 /* printk/: the kernel log */
 void kt_log__free(struct kt_log *log);
 /* relay/: the relay channels */

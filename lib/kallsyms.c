@@ -44,7 +44,7 @@ struct kt_kallsyms {
 static uint64_t kallsyms_serial;
 static __thread struct {
 	uint64_t serial, lo, hi, start, size;
-	uint32_t idx;
+	uint32_t idx, pos;	/* the entry, and its place in address order */
 } lookup_cache;
 
 void kt_kallsyms__free(struct kt_kallsyms *k)
@@ -99,6 +99,15 @@ static int seq_fill(struct seq *q)
 	return 0;
 }
 
+/* @n bytes from the reading position in the window, else NULL */
+static inline const uint8_t *seq_span(struct seq *q, uint32_t n)
+{
+	if ((q->pos < q->buf_at || q->pos + n > q->buf_at + q->buf_len) &&
+	    (seq_fill(q) || q->pos + n > q->buf_at + q->buf_len))
+		return NULL;
+	return q->buf + (q->pos - q->buf_at);
+}
+
 /* one byte per call, a hundred thousand names: the common case inline */
 static inline int seq_byte(struct seq *q, uint8_t *b)
 {
@@ -125,7 +134,7 @@ static int cmp_addr(const void *a, const void *b, void *ctx)
 static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 {
 	uint64_t names, ttab, tidx;
-	uint16_t index[256], tlen[256];
+	uint16_t index[256], tlen[256], maxtl = 0;
 	char *tokens = NULL;
 	size_t pool_len = 0, pool_cap = 1 << 20, tsize;
 	struct seq *q = NULL;
@@ -156,12 +165,49 @@ static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 	/* each token's length once, not once per use */
 	for (i = 0; i < 256; i++)
 		tlen[i] = index[i] < tsize ? (uint16_t)strnlen(tokens + index[i], tsize - index[i]) : 0;
+	for (i = 0; i < 256; i++)
+		if (tlen[i] > maxtl)
+			maxtl = tlen[i];
+	for (i = 0; i < 256; i++)
+		if (index[i] >= tsize)
+			tlen[i] = UINT16_MAX;	/* used: the tables are damaged */
 	q->t = s;
 	q->base = names;
 	for (i = 0; i < k->num; i++) {
+		const uint8_t *fast;
 		uint8_t b, b2;
 		uint32_t len, j;
+		char *o;
 
+		/* the common case: the whole entry in the window, read in place */
+		fast = seq_span(q, 2);
+		if (fast && !(fast[0] & 0x80) && (fast = seq_span(q, 1u + fast[0]))) {
+			const uint8_t *e = fast + 1 + fast[0];
+
+			len = fast[0];
+			k->name_off[i] = (uint32_t)pool_len;
+			while (pool_len + (size_t)len * maxtl + 2 > pool_cap) {
+				char *np;
+
+				pool_cap *= 2;
+				np = realloc(k->pool, pool_cap);
+				if (!np)
+					goto nomem;
+				k->pool = np;
+			}
+			o = k->pool + pool_len;
+			for (fast++; fast < e; fast++) {
+				const char *t = tokens + index[*fast];
+				uint16_t tl = tlen[*fast];
+
+				if (tl == UINT16_MAX)
+					goto bad;
+				for (; tl; tl--)
+					*o++ = *t++;
+			}
+			q->pos += 1 + len;
+			goto named;
+		}
 		if (seq_byte(q, &b))
 			goto unreadable;
 		len = b;
@@ -172,28 +218,32 @@ static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 		}
 		k->name_off[i] = (uint32_t)pool_len;
 		k->types[i] = '?';
+		/* room for the longest expansion, once per name, not per token */
+		while (pool_len + (size_t)len * maxtl + 2 > pool_cap) {
+			char *np;
+
+			pool_cap *= 2;
+			np = realloc(k->pool, pool_cap);
+			if (!np)
+				goto nomem;
+			k->pool = np;
+		}
+		o = k->pool + pool_len;
 		for (j = 0; j < len; j++) {
 			const char *t;
-			size_t tl;
+			uint16_t tl;
 
 			if (seq_byte(q, &b))
 				goto unreadable;
-			if (index[b] >= tsize)
-				goto bad;
-			t = tokens + index[b];
 			tl = tlen[b];
-			if (pool_len + tl + 2 > pool_cap) {
-				char *np;
-
-				pool_cap *= 2;
-				np = realloc(k->pool, pool_cap);
-				if (!np)
-					goto nomem;
-				k->pool = np;
-			}
-			memcpy(k->pool + pool_len, t, tl);
-			pool_len += tl;
+			if (tl == UINT16_MAX)
+				goto bad;
+			/* tokens are a few bytes: a loop, not a call to memcpy */
+			for (t = tokens + index[b]; tl; tl--)
+				*o++ = *t++;
 		}
+named:
+		pool_len = (size_t)(o - k->pool);
 		k->pool[pool_len++] = 0;
 		/* the first character is the symbol type, a name follows */
 		if (!k->pool[k->name_off[i]] || !k->pool[k->name_off[i] + 1])
@@ -448,6 +498,8 @@ const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *star
 	    addr < lookup_cache.hi) {
 		*start = lookup_cache.start;
 		*size = lookup_cache.size;
+		if (s->sym_used)
+			kt_used__mark(s->sym_used, lookup_cache.pos);
 		return k->pool + k->name_off[lookup_cache.idx];
 	}
 	if (!k || !k->num || addr < k->addr[k->by_addr[0]] || addr < k->text)
@@ -486,7 +538,10 @@ const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *star
 		lookup_cache.start = *start;
 		lookup_cache.size = *size;
 		lookup_cache.idx = k->by_addr[lo];
+		lookup_cache.pos = lo;
 	}
+	if (s->sym_used)
+		kt_used__mark(s->sym_used, lo);
 	return k->pool + k->name_off[k->by_addr[lo]];
 }
 
@@ -514,3 +569,139 @@ int kt_session__kallsym(struct kt_session *s, int idx, uint64_t *addr, char *typ
 	*name = k->pool + k->name_off[i];
 	return 1;
 }
+
+int kt_session__track_used(struct kt_session *s, bool on)
+{
+	struct kt_kallsyms *k;
+
+	free(s->sym_used);
+	free(s->type_used);
+	s->sym_used = s->type_used = NULL;
+	if (!on)
+		return 0;
+	s->type_used = calloc(65536 / 64, sizeof(uint64_t));
+	if (!s->type_used)
+		return -ENOMEM;
+	k = kallsyms(s);
+	if (k && k->num) {
+		s->sym_used = calloc((k->num + 63) / 64, sizeof(uint64_t));
+		if (!s->sym_used) {
+			free(s->type_used);
+			s->type_used = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Every 8-byte value at a 4-byte step of a record read that falls among
+ * vmlinux's symbols counts as looked up (and the byte before it, for
+ * %pB): a reader of the trace.dat may name addresses this session's
+ * output did not, in records it skipped (before a latency trace's start,
+ * a function-graph call folded away) or fields an option hid (the parent
+ * of a function tracer's call with print-parent off).
+ */
+void kt_kallsyms__mark_record(struct kt_session *s, const uint8_t *data, uint32_t size)
+{
+	struct kt_kallsyms *k = s->kallsyms;
+	uint64_t lo, hi, start, len;
+	const char *mod;
+	uint32_t i;
+
+	if (!k || !k->num || size < 8)
+		return;
+	lo = k->addr[k->by_addr[0]] > k->text ? k->addr[k->by_addr[0]] : k->text;
+	hi = k->addr[k->by_addr[k->num - 1]];
+	for (i = 0; i + 8 <= size; i += 4) {
+		uint64_t v = kt_le64(data + i);
+
+		if (v <= lo || v > hi)
+			continue;
+		kt_symbol_lookup(s, v, &start, &len, &mod);
+		kt_symbol_lookup(s, v - 1, &start, &len, &mod);
+	}
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * What a reader of a trace.dat needs of kallsyms to name every address
+ * this session's reads and output met, in address order (indexes of
+ * kt_session__kallsym()), from the used bits alone (a trace names a few
+ * hundred of some hundred thousand symbols): of the entries at an
+ * address that was looked up, the first in the table (the one the
+ * kernel names, as kt_symbol_lookup() does); the first entry at the
+ * next address above (trace-cmd takes an address to be in the greatest
+ * entry at or below it only when a greater one follows); and everything
+ * below _text (per-CPU offsets, absolute symbols), which a reader may
+ * match against small numbers. Of aliases, trace-cmd given the whole
+ * table names whichever its binary search meets first; given this, the
+ * kernel's. -1 when not tracking or out of memory (then: every entry),
+ * else the count in *@out (freed by the caller).
+ */
+long kt_kallsyms__needed_list(struct kt_session *s, uint32_t **out)
+{
+	struct kt_kallsyms *k = kallsyms(s);
+	uint32_t *l = NULL, w, n = 0, cap = 0, low = 0, i, j;
+
+	*out = NULL;
+	if (!k || !s->sym_used)
+		return -1;
+	while (low < k->num && k->addr[k->by_addr[low]] < k->text)
+		low++;
+	for (w = 0; w < (k->num + 63) / 64; w++) {
+		uint64_t bits = s->sym_used[w];
+
+		while (bits) {
+			uint64_t a;
+
+			j = w * 64 + (uint32_t)__builtin_ctzll(bits);
+			bits &= bits - 1;
+			if (n + 2 > cap) {
+				uint32_t *nl = realloc(l, (cap = cap ? 2 * cap : 256) * sizeof(*l));
+
+				if (!nl) {
+					free(l);
+					return -1;
+				}
+				l = nl;
+			}
+			a = k->addr[k->by_addr[j]];
+			for (i = j; i > 0 && k->addr[k->by_addr[i - 1]] == a; i--)
+				;
+			if (i >= low)
+				l[n++] = i;
+			for (i = j + 1; i < k->num && k->addr[k->by_addr[i]] == a; i++)
+				;
+			if (i < k->num && i >= low)
+				l[n++] = i;
+		}
+	}
+	qsort(l, n, sizeof(*l), cmp_u32);
+	for (i = j = 0; i < n; i++)
+		if (!j || l[j - 1] != l[i])
+			l[j++] = l[i];
+	/* the entries below _text first: they come first in address order */
+	{
+		uint32_t *all = malloc(((size_t)low + j + 1) * sizeof(*all));
+
+		if (!all) {
+			free(l);
+			return -1;
+		}
+		for (i = 0; i < low; i++)
+			all[i] = i;
+		if (j)
+			memcpy(all + low, l, j * sizeof(*l));
+		free(l);
+		*out = all;
+	}
+	return (long)low + j;
+}
+

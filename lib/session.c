@@ -165,6 +165,7 @@ void kt_session__free(struct kt_session *s)
 	kt_ident__free(s);
 	kt_pagecache__free(s);
 	kt_rcache__free(s);
+	kt_session__track_used(s, false);
 	free(s->header_page);
 	free(s->header_event);
 	free(s);

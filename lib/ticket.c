@@ -15,6 +15,7 @@
  *   manifest.sha256   "sha256  file" lines: sha256sum -c manifest.sha256
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,7 +37,74 @@ struct ticket {
 	struct kt_loss *after;	/* per buffer, the counts after the text pass */
 	int err;
 	char msg[512];
+	/* the sums of the files hashed as they were written (struct hashed) */
+	struct {
+		char name[32];
+		char hex[65];
+	} sums[8];
+	int nsums;
 };
+
+/*
+ * A file of the ticket hashed as it is written: the capture kernel then
+ * reads none of it back for the manifest. Only written in order (the
+ * position is told, for ftell(); trace.dat, whose offsets are patched
+ * in place, is hashed from the file instead).
+ */
+struct hashed {
+	struct ticket *t;
+	const char *name;
+	int fd;
+	off_t pos;
+	struct kt_sha256 c;
+};
+
+static ssize_t hashed_write(void *cookie, const char *buf, size_t n)
+{
+	struct hashed *h = cookie;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(h->fd, buf + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		kt_sha256__update(&h->c, buf + done, (size_t)w);
+		done += (size_t)w;
+		h->pos += w;
+	}
+	return done ? (ssize_t)done : -1;
+}
+
+static int hashed_seek(void *cookie, off64_t *off, int whence)
+{
+	struct hashed *h = cookie;
+
+	if (whence != SEEK_CUR || *off) {
+		errno = ESPIPE;
+		return -1;
+	}
+	*off = h->pos;
+	return 0;
+}
+
+static int hashed_close(void *cookie)
+{
+	struct hashed *h = cookie;
+	struct ticket *t = h->t;
+	int err = close(h->fd);
+
+	if (!err && t->nsums < (int)(sizeof(t->sums) / sizeof(t->sums[0])) &&
+	    strlen(h->name) < sizeof(t->sums[0].name)) {
+		strcpy(t->sums[t->nsums].name, h->name);
+		kt_sha256__final(&h->c, t->sums[t->nsums].hex);
+		t->nsums++;
+	}
+	free(h);
+	return err;
+}
 
 static int fail(struct ticket *t, int err, const char *what, const char *name)
 {
@@ -64,6 +132,42 @@ static FILE *create(struct ticket *t, const char *name)
 	return f;
 }
 
+/* @name, written in order and hashed on the way (struct hashed) */
+static FILE *create_hashed(struct ticket *t, const char *name)
+{
+	static const cookie_io_functions_t io = {
+		.write = hashed_write, .seek = hashed_seek, .close = hashed_close,
+	};
+	struct hashed *h = calloc(1, sizeof(*h));
+	char *p = NULL;
+	FILE *f;
+
+	if (!h || asprintf(&p, "%s/%s", t->dir, name) < 0) {
+		free(h);
+		fail(t, -ENOMEM, "creating", name);
+		return NULL;
+	}
+	h->t = t;
+	h->name = name;
+	kt_sha256__init(&h->c);
+	h->fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	free(p);
+	if (h->fd < 0) {
+		fail(t, -errno, "creating", name);
+		free(h);
+		return NULL;
+	}
+	f = fopencookie(h, "w", io);
+	if (!f) {
+		fail(t, -ENOMEM, "creating", name);
+		close(h->fd);
+		free(h);
+		return NULL;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 16);
+	return f;
+}
+
 static int finish(struct ticket *t, FILE *f, const char *name, int err)
 {
 	if (fflush(f) || ferror(f))
@@ -77,7 +181,7 @@ static int write_text(struct ticket *t)
 {
 	struct kt_text_opts to = { .sz = sizeof(to), .header = true };
 	struct kt_buffer *b;
-	FILE *f = create(t, "trace.txt");
+	FILE *f = create_hashed(t, "trace.txt");
 	int i, err = 0;
 
 	if (!f)
@@ -112,7 +216,7 @@ static int write_json(struct ticket *t)
 {
 	struct kt_text_opts to = { .sz = sizeof(to), .header = true };
 	struct kt_buffer *b;
-	FILE *f = create(t, "trace.jsonl");
+	FILE *f = create_hashed(t, "trace.jsonl");
 	int i, err = 0;
 
 	if (!f)
@@ -126,14 +230,21 @@ static int write_json(struct ticket *t)
 	return finish(t, f, "trace.jsonl", err);
 }
 
+/*
+ * After the text and JSON: of the event formats and kallsyms, only what
+ * their reads and lines used (kt_tracedat_opts.used_only), a tenth of the
+ * file on a small buffer; trace-cmd report prints what it prints of the
+ * whole file. The capture kernel hashes and writes every byte of it.
+ */
 static int write_dat(struct ticket *t)
 {
+	struct kt_tracedat_opts o = { .sz = sizeof(o), .used_only = true };
 	FILE *f = create(t, "trace.dat");
 	int err;
 
 	if (!f)
 		return t->err;
-	err = kt_tracedat__write(t->s, NULL, f);
+	err = kt_tracedat__write_opts(t->s, NULL, f, &o);
 	restore_loss(t);
 	return finish(t, f, "trace.dat", err);
 }
@@ -152,13 +263,13 @@ static int write_log(struct ticket *t)
 
 	if (!log)
 		return 0;
-	f = create(t, "dmesg.txt");
+	f = create_hashed(t, "dmesg.txt");
 	if (!f)
 		return t->err;
 	err = finish(t, f, "dmesg.txt", kt_log__write(log, f, NULL));
 	if (err)
 		return err;
-	f = create(t, "timeline.txt");
+	f = create_hashed(t, "timeline.txt");
 	if (!f)
 		return t->err;
 	{
@@ -300,7 +411,7 @@ static int write_summary(struct ticket *t)
 	int cpu = kt_session__panic_cpu(t->s, &src), i;
 	struct kt_buffer *b;
 	struct kt_loss all;
-	FILE *f = create(t, "summary.txt");
+	FILE *f = create_hashed(t, "summary.txt");
 
 	if (!f)
 		return t->err;
@@ -413,6 +524,14 @@ static int write_manifest(struct ticket *t, char **names, size_t n)
 	if (!f)
 		return t->err;
 	for (i = 0; i < n && !err; i++) {
+		int k;
+
+		for (k = 0; k < t->nsums && strcmp(t->sums[k].name, names[i]); k++)
+			;
+		if (k < t->nsums) {
+			fprintf(f, "%s  %s\n", t->sums[k].hex, names[i]);
+			continue;
+		}
 		if (asprintf(&p, "%s/%s", t->dir, names[i]) < 0)
 			err = -ENOMEM;
 		else if (!(err = sha256_file(p, hex)))
@@ -513,7 +632,8 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 	}
 	t.loss = calloc(kt_session__buffer_cnt(s) + 1, sizeof(*t.loss));
 	t.after = calloc(kt_session__buffer_cnt(s) + 1, sizeof(*t.after));
-	if (!t.loss || !t.after || kt_session__cache_pages(s, cache)) {
+	if (!t.loss || !t.after || kt_session__cache_pages(s, cache) ||
+	    kt_session__track_used(s, true)) {
 		free(t.loss);
 		free(t.after);
 		free(t.dir);
@@ -534,13 +654,26 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 			fprintf(s->log, "ticket: the front end's files in %.3f s\n", now() - t0);
 	}
 	kt_session__cache_pages(s, 0);
+	kt_session__track_used(s, false);
 	/* what was written is kept and listed even after a failure */
 	{
 		double t0 = now();
 		bool written = !list_files(&t, &names, &n) && !write_manifest(&t, names, n);
 
-		if (o && o->verbose)
+		if (o && o->verbose) {
 			fprintf(s->log, "ticket: manifest.sha256 in %.3f s\n", now() - t0);
+			/* one line the kdump hook reads, instead of a stat(1) run */
+			fprintf(s->log, "ticket: sizes:");
+			for (i = 0; i < n; i++) {
+				struct stat st;
+				char *p;
+
+				if (asprintf(&p, "%s/%s", t.dir, names[i]) >= 0 && !stat(p, &st))
+					fprintf(s->log, " %s %lld", names[i], (long long)st.st_size);
+				free(p);
+			}
+			fputc('\n', s->log);
+		}
 		if (written && archive)
 			pack(&t, out, names, n);
 	}

@@ -169,6 +169,22 @@ static void write_format(struct kt_dat *d, const struct kt_event *e)
 }
 
 /* events/ftrace/<name>/format of every ftrace-internal event */
+/*
+ * With kt_tracedat_opts.used_only, the formats of the events read alone,
+ * ftrace's own included: given ftrace/user_stack, trace-cmd adds a
+ * blktrace format of its own (tracecmd_blk_hack()) with the id after
+ * it, and which of the two it then uses depends on the other events
+ * of the file.
+ */
+static bool type_wanted(const struct kt_dat *d, const struct kt_event *e)
+{
+	int id = kt_event__id(e);
+
+	if (!d->used_only)
+		return true;
+	return id >= 0 && id <= 65535 && (d->s->type_used[id / 64] >> (id % 64) & 1);
+}
+
 void kt_dat__ftrace_formats(struct kt_dat *d)
 {
 	struct kt_session *s = d->s;
@@ -178,13 +194,13 @@ void kt_dat__ftrace_formats(struct kt_dat *d)
 	for (i = 0; i < kt_session__event_cnt(s); i++) {
 		const struct kt_event *e = kt_session__event(s, i);
 
-		n += is_ftrace(e) && kt_event__format(e);
+		n += is_ftrace(e) && type_wanted(d, e) && kt_event__format(e);
 	}
 	kt_dat__u32(d, n);
 	for (i = 0; i < kt_session__event_cnt(s); i++) {
 		const struct kt_event *e = kt_session__event(s, i);
 
-		if (is_ftrace(e) && kt_event__format(e))
+		if (is_ftrace(e) && type_wanted(d, e) && kt_event__format(e))
 			write_format(d, e);
 	}
 }
@@ -234,7 +250,7 @@ void kt_dat__event_formats(struct kt_dat *d)
 	for (i = 0; i < nr; i++) {
 		const struct kt_event *e = kt_session__event(s, i);
 
-		if (!is_ftrace(e) && kt_event__format(e))
+		if (!is_ftrace(e) && type_wanted(d, e) && kt_event__format(e))
 			ev[n++] = e;
 	}
 	qsort(ev, n, sizeof(*ev), by_system);
@@ -264,14 +280,22 @@ void kt_dat__kallsyms(struct kt_dat *d)
 	uint64_t pos = kt_dat__tell(d), size = 0, addr;
 	const char *name;
 	char line[KT_MAX_STR + 40], type;
+	uint32_t *list = NULL;
+	/* with used_only, the entries of the list alone (-1: every entry) */
+	long nlist = d->used_only ? kt_kallsyms__needed_list(d->s, &list) : -1, li;
 	int i, n;
 
 	kt_dat__u32(d, 0);
 	/* "%016llx %c %s\n" by hand: a hundred thousand lines, printf was most of the cost */
-	for (i = 0; kt_session__kallsym(d->s, i, &addr, &type, &name) == 1 && !d->err; i++) {
-		size_t len = strlen(name);
+	for (li = 0; nlist < 0 || li < nlist; li++) {
+		size_t len;
 		int j;
 
+		i = nlist < 0 ? (int)li : (int)list[li];
+		if (kt_session__kallsym(d->s, i, &addr, &type, &name) != 1 || d->err)
+			break;
+
+		len = strlen(name);
 		if (len + 20 >= sizeof(line))
 			continue;
 		for (j = 15; j >= 0; j--, addr >>= 4)
@@ -288,6 +312,7 @@ void kt_dat__kallsyms(struct kt_dat *d)
 	if (size > UINT32_MAX && !d->err)
 		d->err = kt_err(EFBIG, "kallsyms of %llu bytes do not fit trace.dat",
 				(unsigned long long)size);
+	free(list);
 	kt_dat__patch_u32(d, pos, (uint32_t)size);
 }
 
@@ -510,6 +535,8 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 	FILE *spool = NULL;
 	int i, err;
 
+	d.used_only = opts && opts->sz >= offsetof(struct kt_tracedat_opts, used_only) + sizeof(bool) &&
+		      opts->used_only && s->type_used;
 	if (!version) {
 		const char *env = getenv("KTRACE_DAT_VERSION");
 

@@ -50,6 +50,7 @@ struct kt_dat {
 	uint8_t *buf;		/* what is written, before it goes to @f */
 	size_t buf_len, buf_size;	/* buf_size >= page_size */
 	int id_base;		/* added to the ids of other recorders' events */
+	bool used_only;		/* kt_tracedat_opts.used_only */
 };
 
 /*

@@ -290,6 +290,13 @@ int kt_session__cmdline(struct kt_session *s, int idx, int *pid, const char **co
 const char *kt_session__symbol(struct kt_session *s, uint64_t addr, uint64_t *start);
 /* walk kallsyms: 1 = filled, 0 = end */
 int kt_session__kallsym(struct kt_session *s, int idx, uint64_t *addr, char *type, const char **name);
+/*
+ * Track what the reads and outputs of @s use from now on: the ids of the
+ * events read, the kallsyms entries addresses were named by, for a
+ * trace.dat written after them with kt_tracedat_opts.used_only. Off
+ * (@on false) forgets them. 0 or -ENOMEM.
+ */
+int kt_session__track_used(struct kt_session *s, bool on);
 /* trace_printk formats: 1 = filled, 0 = end */
 int kt_session__printk_fmt(struct kt_session *s, int idx, uint64_t *addr, const char **fmt);
 
@@ -476,6 +483,13 @@ struct kt_tracedat_opts {
 	size_t sz;
 	/* file version: 6 or 7 (sections; per-buffer clocks); 0: the default */
 	int version;
+	/*
+	 * only the formats of the events, and the kallsyms entries, that
+	 * the session's reads and outputs used since kt_session__track_used()
+	 * (the ticket's trace.dat, written after its text): trace-cmd
+	 * report prints the same, from a file a fraction of the size
+	 */
+	bool used_only;
 };
 
 /* kt_tracedat__write() with options; @opts may be NULL */
