@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ktrace-extract: the trace of a crashed kernel, from its vmcore. */
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 #include <ktrace/ktrace.h>
 #include "dump.h"
 #include "options.h"
@@ -57,6 +62,23 @@ int main(int argc, char **argv)
 	ret = kx_options__parse(&o, argc, argv);
 	if (ret >= 0)
 		return ret;
+	/*
+	 * the kdump hook's bounds, set here rather than by timeout(1) and a
+	 * subshell's ulimit: in an emulated capture kernel each process
+	 * more costs tens of milliseconds. SIGALRM's default action ends
+	 * the process as timeout's SIGTERM would (nothing here catches it).
+	 */
+	if (o.memory_limit) {
+		struct rlimit rl = { .rlim_cur = o.memory_limit << 20, .rlim_max = o.memory_limit << 20 };
+
+		if (setrlimit(RLIMIT_AS, &rl))
+			fprintf(stderr, "ktrace-extract: cannot limit memory to %llu MiB: %s\n",
+				o.memory_limit, strerror(errno));
+	}
+	if (o.time_limit) {
+		signal(SIGALRM, SIG_DFL);
+		alarm(o.time_limit);
+	}
 	if (o.make_profile)
 		return make_profile(&o);
 	if (o.profile) {

@@ -71,6 +71,9 @@ static void usage(FILE *f)
 	      "  -f, --force            accept a vmlinux that does not match the dump\n"
 	      "  -q, --quiet            no loss summary on stderr\n"
 	      "  -v, --verbose          report what was resolved and how long it took\n"
+	      "      --time-limit SECS  end the run (SIGALRM) after SECS seconds, as\n"
+	      "                         timeout(1) would, without a process more\n"
+	      "      --memory-limit MIB address space of the run (ulimit -v, in MiB)\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          version\n"
 	      "\n"
@@ -112,7 +115,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 	enum { OPT_DAT_VERSION = 300, OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER, OPT_MAKE_PROFILE,
 	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID, OPT_PANIC_CPU, OPT_FROM_DUMP,
 	       OPT_DMESG, OPT_TIMELINE, OPT_MODULE_DEBUGINFO, OPT_BLKTRACE, OPT_RELAY,
-	       OPT_LTTNG, OPT_LAST_BOOT_INFO };
+	       OPT_LTTNG, OPT_LAST_BOOT_INFO, OPT_TIME_LIMIT, OPT_MEMORY_LIMIT };
 	static const struct option longopts[] = {
 		{ "vmlinux", required_argument, NULL, 'x' },
 		{ "profile", required_argument, NULL, 'P' },
@@ -148,6 +151,8 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		{ "force", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
+		{ "memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -238,6 +243,25 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		case 'f': o->force = true; break;
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose = true; break;
+		case OPT_TIME_LIMIT:
+		case OPT_MEMORY_LIMIT: {
+			unsigned long long v;
+
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (errno || *end || end == optarg || !v ||
+			    v > (c == OPT_TIME_LIMIT ? 1000000ull : 1ull << 40)) {
+				fprintf(stderr, "ktrace-extract: bad %s '%s'\n",
+					c == OPT_TIME_LIMIT ? "time limit (seconds)"
+							    : "memory limit (MiB)", optarg);
+				return KT_EXIT_USAGE;
+			}
+			if (c == OPT_TIME_LIMIT)
+				o->time_limit = (unsigned)v;
+			else
+				o->memory_limit = v;
+			break;
+		}
 		case 'h': usage(stdout); return KT_EXIT_OK;
 		case 'V': printf("ktrace-extract %s\n", KTRACE_VERSION); return KT_EXIT_OK;
 		default: usage(stderr); return KT_EXIT_USAGE;

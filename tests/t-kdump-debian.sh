@@ -110,6 +110,18 @@ mkdir -p "$tmp/empty"
 try no-profile 'no usable profile; trying the vmlinux' KTRACE_PROFILES="$tmp/empty"
 try timeout 'timed out\|no time left' KTRACE_TIMEOUT=0
 try size-limit 'cut to the last 4K\|not kept' KTRACE_MAX_SIZE=4K
+# a run that never ends (the dump a FIFO nobody writes: open(2) waits):
+# ktrace-extract's own --time-limit (SIGALRM) ends it, the hook goes on
+mkfifo "$tmp/stuck"
+t0=$(date +%s)
+KTRACE_TIMEOUT=3 KTRACE_VMCORE="$tmp/stuck" KDUMP_COREDIR="$tmp/fail-stuck" \
+	timeout 60 "$D/usr/lib/ktrace/kdump-tools-ktrace" >"$tmp/f.out" 2>&1
+rc=$? el=$(($(date +%s) - t0))
+if [ $rc = 0 ] && [ $el -le 20 ] && grep -q 'timed out after 3s' "$tmp/f.out"; then
+	ok "failure path stuck: a run that blocks is ended after KTRACE_TIMEOUT=3 (${el} s), status 0, says 'timed out after 3s'"
+else
+	nok "failure path stuck: status $rc after ${el} s: $(tail -n 2 "$tmp/f.out")"
+fi
 d=$(ls -d "$tmp"/fail-size-limit/2*/ktrace.* 2>/dev/null | grep -v '\.log$' | head -n 1)
 if [ -n "$d" ] && [ ! -e "$d/trace.dat" ] && head -n1 "$d/trace.txt" | grep -q 'output cut' &&
 	(cd "$d" && sha256sum -c --quiet manifest.sha256) >/dev/null 2>&1; then

@@ -81,7 +81,7 @@ mkdir -p "$R"
 (cd "$R" && cpio -id --quiet <"$tmp/with.img")
 missing=
 for f in usr/bin/ktrace-extract usr/lib/ktrace/ktrace-kdump-save usr/lib/ktrace/kdump-pre-ktrace \
-	"var/lib/ktrace/profiles/$RELEASE.profile" usr/bin/timeout; do
+	"var/lib/ktrace/profiles/$RELEASE.profile"; do
 	[ -e "$R/$f" ] || missing="$missing $f"
 done
 for l in $(ldd "$KTRACE_BIN" | awk '$3 ~ /^\// { print $1 }'); do
@@ -91,7 +91,7 @@ for l in $(ldd "$KTRACE_BIN" | awk '$3 ~ /^\// { print $1 }'); do
 	done
 	[ -n "$found" ] || missing="$missing $l"
 done
-[ -z "$missing" ] && ok "initramfs holds ktrace-extract, its $(ldd "$KTRACE_BIN" | grep -c '=> /') libraries, the pre hook, timeout and the profile of $RELEASE" ||
+[ -z "$missing" ] && ok "initramfs holds ktrace-extract, its $(ldd "$KTRACE_BIN" | grep -c '=> /') libraries, the pre hook and the profile of $RELEASE" ||
 	nok "initramfs lacks:$missing"
 
 # the pre hook inside the initramfs, on the fixture vmcore as /proc/vmcore

@@ -6,7 +6,7 @@
 # Only in the kdump initramfs: mkdumprd exports IN_KDUMP=1.
 check() {
 	[[ $IN_KDUMP == 1 ]] || return 1
-	require_binaries "${KTRACE_EXTRACT:-ktrace-extract}" timeout || return 1
+	require_binaries "${KTRACE_EXTRACT:-ktrace-extract}" || return 1
 	return 0
 }
 
@@ -22,7 +22,7 @@ install() {
 
 	# the extractor and its libraries (libkdumpfile, libdw, libbpf, ...)
 	inst_binary "${KTRACE_EXTRACT:-$(command -v ktrace-extract)}" /usr/bin/ktrace-extract
-	inst_multiple timeout stat tail sed cut date sync mkdir mv rm awk grep
+	inst_multiple stat tail sed cut date sync mkdir mv rm awk grep
 	inst_multiple -o logger sha256sum xargs ls
 	inst_script "$lib/ktrace-kdump-save" /usr/lib/ktrace/ktrace-kdump-save
 	inst_script "$lib/kdump-pre-ktrace" /usr/lib/ktrace/kdump-pre-ktrace
