@@ -77,7 +77,9 @@ static void json_field(FILE *out, struct tep_format_field *f, const struct kt_re
 	 */
 	if ((f->flags & TEP_FIELD_IS_STRING) &&
 	    (!(f->flags & TEP_FIELD_IS_ARRAY) || strstr(f->type, "char"))) {
-		kt_json__str(out, (const char *)d + f->offset, (size_t)f->size);
+		/* "char buf[]" of size 0 (ftrace's print, bputs): the rest of the record */
+		kt_json__str(out, (const char *)d + f->offset,
+			     f->size ? (size_t)f->size : r->size - (uint32_t)f->offset);
 		return;
 	}
 	if (f->flags & TEP_FIELD_IS_ARRAY) {

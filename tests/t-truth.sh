@@ -91,6 +91,16 @@ for c in $(cases); do
 			else
 				ok "$c/$fmt/$inst: JSON has the same $ne_j events (cpu, time stamp, text)"
 			fi
+			# ftrace's print records (trace_marker): fields.buf is the
+			# message (char buf[], size 0: the rest of the record)
+			pbad=$(perl -ne 'next unless /"system":"ftrace","event":"print"/; $n++;
+				my ($b) = /"buf":"((?:[^"\\]|\\.)*)"/; my ($t) = /"text":"((?:[^"\\]|\\.)*)"}$/;
+				$b =~ s/\\n$//; $bad++ if !defined $b || $b eq "" || substr($t, -length($b)) ne $b;
+				END { print $n ? ($bad // 0) . " $n" : "" }' "$out")
+			if [ -n "$pbad" ]; then
+				[ "${pbad%% *}" = 0 ] && ok "$c/$fmt/$inst: JSON: fields.buf of all ${pbad#* } print records is the message the text ends with" ||
+					nok "$c/$fmt/$inst: JSON: fields.buf of ${pbad%% *} of ${pbad#* } print records is not the message"
+			fi
 			rm -f "$out" "$err"
 		done
 	done
