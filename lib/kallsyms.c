@@ -26,8 +26,13 @@
 struct kt_kallsyms {
 	uint32_t num;
 	uint64_t *addr;
-	uint32_t *name_off;	/* into pool */
-	char *types;
+	/* kallsyms_names as read, entry i at comp[comp_off[i]] (load_names()) */
+	uint8_t *comp;
+	uint32_t *comp_off;
+	char *tokens;
+	uint16_t index[256], tlen[256], maxtl;
+	const char **lazy;	/* names expanded one by one (name_of()) */
+	uint32_t *name_off;	/* into pool, once all_names() made it */
 	char *pool;
 	uint32_t *by_addr;	/* indexes sorted by address */
 	uint32_t *by_name;	/* indexes sorted by name, built on first find */
@@ -52,8 +57,18 @@ void kt_kallsyms__free(struct kt_kallsyms *k)
 	if (!k)
 		return;
 	free(k->addr);
+	if (k->lazy) {
+		uint32_t i;
+
+		for (i = 0; i < k->num; i++)
+			if (k->lazy[i])
+				free((char *)k->lazy[i] - 1);
+		free(k->lazy);
+	}
+	free(k->comp);
+	free(k->comp_off);
+	free(k->tokens);
 	free(k->name_off);
-	free(k->types);
 	free(k->pool);
 	free(k->by_addr);
 	free(k->by_name);
@@ -131,12 +146,16 @@ static int cmp_addr(const void *a, const void *b, void *ctx)
 	       (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
+/*
+ * kallsyms_names read whole, each entry checked (its tokens exist, it
+ * expands to a type and a name) and its place noted; names are expanded
+ * when first asked for (name_of()): a trace names a few hundred of some
+ * hundred thousand symbols. Lookups by name expand them all (all_names()).
+ */
 static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 {
 	uint64_t names, ttab, tidx;
-	uint16_t index[256], tlen[256], maxtl = 0;
-	char *tokens = NULL;
-	size_t pool_len = 0, pool_cap = 1 << 20, tsize;
+	size_t comp_len = 0, comp_cap = 1 << 20, tsize;
 	struct seq *q = NULL;
 	uint32_t i, maxoff = 0;
 	int err = -EFAULT;
@@ -145,69 +164,39 @@ static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 	    t_symbol(s, "kallsyms_token_table", &ttab) ||
 	    t_symbol(s, "kallsyms_token_index", &tidx))
 		return kt_err(ENOENT, "kallsyms tables not found in the dump");
-	if (t_read(s, tidx, index, sizeof(index)))
+	if (t_read(s, tidx, k->index, sizeof(k->index)))
 		return kt_err(EFAULT, "cannot read kallsyms_token_index at 0x%llx",
 			      (unsigned long long)tidx);
 	for (i = 0; i < 256; i++)
-		if (index[i] > maxoff)
-			maxoff = index[i];
+		if (k->index[i] > maxoff)
+			maxoff = k->index[i];
 	tsize = maxoff + 256;
-	tokens = calloc(1, tsize + 1);
+	k->tokens = calloc(1, tsize + 1);
 	q = calloc(1, sizeof(*q));
-	k->pool = malloc(pool_cap);
-	if (!tokens || !q || !k->pool)
+	k->comp = malloc(comp_cap);
+	k->comp_off = calloc(k->num, sizeof(*k->comp_off));
+	k->lazy = calloc(k->num, sizeof(*k->lazy));
+	if (!k->tokens || !q || !k->comp || !k->comp_off || !k->lazy)
 		goto nomem;
-	if (t_read(s, ttab, tokens, tsize) && t_read(s, ttab, tokens, maxoff + 1)) {
+	if (t_read(s, ttab, k->tokens, tsize) && t_read(s, ttab, k->tokens, maxoff + 1)) {
 		err = kt_err(EFAULT, "cannot read kallsyms_token_table at 0x%llx",
 			     (unsigned long long)ttab);
 		goto out;
 	}
-	/* each token's length once, not once per use */
-	for (i = 0; i < 256; i++)
-		tlen[i] = index[i] < tsize ? (uint16_t)strnlen(tokens + index[i], tsize - index[i]) : 0;
-	for (i = 0; i < 256; i++)
-		if (tlen[i] > maxtl)
-			maxtl = tlen[i];
-	for (i = 0; i < 256; i++)
-		if (index[i] >= tsize)
-			tlen[i] = UINT16_MAX;	/* used: the tables are damaged */
+	/* each token's length once, not once per use; UINT16_MAX: no such token */
+	for (i = 0; i < 256; i++) {
+		k->tlen[i] = k->index[i] < tsize ?
+			(uint16_t)strnlen(k->tokens + k->index[i], tsize - k->index[i]) : UINT16_MAX;
+		if (k->tlen[i] != UINT16_MAX && k->tlen[i] > k->maxtl)
+			k->maxtl = k->tlen[i];
+	}
 	q->t = s;
 	q->base = names;
 	for (i = 0; i < k->num; i++) {
-		const uint8_t *fast;
+		const uint8_t *p;
 		uint8_t b, b2;
-		uint32_t len, j;
-		char *o;
+		uint32_t len, hdr = 1, j, out = 0;
 
-		/* the common case: the whole entry in the window, read in place */
-		fast = seq_span(q, 2);
-		if (fast && !(fast[0] & 0x80) && (fast = seq_span(q, 1u + fast[0]))) {
-			const uint8_t *e = fast + 1 + fast[0];
-
-			len = fast[0];
-			k->name_off[i] = (uint32_t)pool_len;
-			while (pool_len + (size_t)len * maxtl + 2 > pool_cap) {
-				char *np;
-
-				pool_cap *= 2;
-				np = realloc(k->pool, pool_cap);
-				if (!np)
-					goto nomem;
-				k->pool = np;
-			}
-			o = k->pool + pool_len;
-			for (fast++; fast < e; fast++) {
-				const char *t = tokens + index[*fast];
-				uint16_t tl = tlen[*fast];
-
-				if (tl == UINT16_MAX)
-					goto bad;
-				for (; tl; tl--)
-					*o++ = *t++;
-			}
-			q->pos += 1 + len;
-			goto named;
-		}
 		if (seq_byte(q, &b))
 			goto unreadable;
 		len = b;
@@ -215,41 +204,40 @@ static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 			if (seq_byte(q, &b2))
 				goto unreadable;
 			len = (b & 0x7f) | (uint32_t)b2 << 7;
+			hdr = 2;
 		}
-		k->name_off[i] = (uint32_t)pool_len;
-		k->types[i] = '?';
-		/* room for the longest expansion, once per name, not per token */
-		while (pool_len + (size_t)len * maxtl + 2 > pool_cap) {
-			char *np;
+		if (comp_len + hdr + len > comp_cap) {
+			uint8_t *nc;
 
-			pool_cap *= 2;
-			np = realloc(k->pool, pool_cap);
-			if (!np)
+			while (comp_len + hdr + len > comp_cap)
+				comp_cap *= 2;
+			nc = realloc(k->comp, comp_cap);
+			if (!nc)
 				goto nomem;
-			k->pool = np;
+			k->comp = nc;
 		}
-		o = k->pool + pool_len;
+		k->comp_off[i] = (uint32_t)comp_len;
+		k->comp[comp_len++] = b;
+		if (hdr == 2)
+			k->comp[comp_len++] = b2;
+		p = seq_span(q, len);
 		for (j = 0; j < len; j++) {
-			const char *t;
-			uint16_t tl;
+			uint8_t c;
 
-			if (seq_byte(q, &b))
+			if (p)
+				c = p[j];
+			else if (seq_byte(q, &c))
 				goto unreadable;
-			tl = tlen[b];
-			if (tl == UINT16_MAX)
+			if (k->tlen[c] == UINT16_MAX)
 				goto bad;
-			/* tokens are a few bytes: a loop, not a call to memcpy */
-			for (t = tokens + index[b]; tl; tl--)
-				*o++ = *t++;
+			out += k->tlen[c];
+			k->comp[comp_len++] = c;
 		}
-named:
-		pool_len = (size_t)(o - k->pool);
-		k->pool[pool_len++] = 0;
+		if (p)
+			q->pos += len;
 		/* the first character is the symbol type, a name follows */
-		if (!k->pool[k->name_off[i]] || !k->pool[k->name_off[i] + 1])
+		if (out < 2)
 			goto empty;
-		k->types[i] = k->pool[k->name_off[i]];
-		k->name_off[i]++;
 	}
 	err = 0;
 	goto out;
@@ -269,9 +257,110 @@ bad:
 nomem:
 	err = -ENOMEM;
 out:
-	free(tokens);
 	free(q);
 	return err;
+}
+
+/* entry @i expanded into @o (room for its length times the longest token
+ * plus one); its length without the NUL */
+static size_t expand(const struct kt_kallsyms *k, uint32_t i, char *o)
+{
+	const uint8_t *p = k->comp + k->comp_off[i];
+	uint32_t len = p[0], j;
+	char *start = o;
+
+	if (p[0] & 0x80) {
+		len = (p[0] & 0x7f) | (uint32_t)p[1] << 7;
+		p++;
+	}
+	for (p++, j = 0; j < len; j++, p++) {
+		const char *t = k->tokens + k->index[*p];
+		uint16_t tl = k->tlen[*p];
+
+		/* tokens are a few bytes: a loop, not a call to memcpy */
+		for (; tl; tl--)
+			*o++ = *t++;
+	}
+	*o = 0;
+	return (size_t)(o - start);
+}
+
+static uint32_t comp_len_of(const struct kt_kallsyms *k, uint32_t i)
+{
+	const uint8_t *p = k->comp + k->comp_off[i];
+
+	return p[0] & 0x80 ? ((p[0] & 0x7f) | (uint32_t)p[1] << 7) : p[0];
+}
+
+/*
+ * The name of entry @i, its type the character before it (type_of()),
+ * expanded on first use by any thread: a thread that loses the race
+ * frees its copy. The names of all_names() win from then on.
+ */
+static const char *name_of(struct kt_kallsyms *k, uint32_t i)
+{
+	const char *pool = __atomic_load_n(&k->pool, __ATOMIC_ACQUIRE), *p;
+	char *n, *expect = NULL;
+
+	if (pool)
+		return pool + k->name_off[i];
+	p = __atomic_load_n(&k->lazy[i], __ATOMIC_ACQUIRE);
+	if (p)
+		return p;
+	n = malloc((size_t)comp_len_of(k, i) * k->maxtl + 1);
+	if (!n)
+		return "??" + 1;
+	expand(k, i, n);
+	if (!__atomic_compare_exchange_n(&k->lazy[i], &expect, n + 1, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		free(n);
+		return expect;
+	}
+	return n + 1;
+}
+
+/* the type letter of entry @i: kallsyms keeps it before the name */
+static char type_of(const struct kt_kallsyms *k, uint32_t i)
+{
+	return name_of((struct kt_kallsyms *)k, i)[-1];
+}
+
+/* every name expanded into one pool, for lookups by name (sorting them) */
+static int all_names(struct kt_kallsyms *k)
+{
+	size_t len = 0, cap = 1 << 20;
+	char *pool;
+	uint32_t i;
+
+	if (__atomic_load_n(&k->pool, __ATOMIC_ACQUIRE))
+		return 0;
+	pool = malloc(cap);
+	if (!pool)
+		return -ENOMEM;
+	for (i = 0; i < k->num; i++) {
+		size_t need = len + (size_t)comp_len_of(k, i) * k->maxtl + 1;
+
+		if (need > cap) {
+			char *np;
+
+			while (need > cap)
+				cap *= 2;
+			np = realloc(pool, cap);
+			if (!np) {
+				free(pool);
+				return -ENOMEM;
+			}
+			pool = np;
+		}
+		len += expand(k, i, pool + len) + 1;
+	}
+	/* names from one pass, offsets from a second: realloc may have moved it */
+	for (i = 0, len = 0; i < k->num; i++) {
+		k->name_off[i] = (uint32_t)len + 1;
+		len += strlen(pool + len) + 1;
+	}
+	__atomic_store_n(&k->pool, pool, __ATOMIC_RELEASE);
+	return 0;
 }
 
 static int load_addrs(const struct kt_target *s, struct kt_kallsyms *k)
@@ -279,6 +368,7 @@ static int load_addrs(const struct kt_target *s, struct kt_kallsyms *k)
 	uint64_t offs, base, stext, sym;
 	int32_t *o;
 	uint32_t i, ref = UINT32_MAX;
+	bool have_stext;
 	int mode;
 
 	if (!t_symbol(s, "kallsyms_addresses", &sym)) {
@@ -301,13 +391,22 @@ static int load_addrs(const struct kt_target *s, struct kt_kallsyms *k)
 		return kt_err(EFAULT, "cannot read kallsyms_offsets at 0x%llx",
 			      (unsigned long long)offs);
 	}
-	for (i = 0; i < k->num; i++)
-		if (!strcmp(k->pool + k->name_off[i], "_stext")) {
+	/*
+	 * the first entry named _stext: when the target knows _stext, only
+	 * the entries that decode to it in either reading are expanded
+	 */
+	have_stext = !t_symbol(s, "_stext", &stext);
+	for (i = 0; i < k->num; i++) {
+		if (have_stext && base + (uint32_t)o[i] != stext &&
+		    !(o[i] < 0 && base - 1 - o[i] == stext))
+			continue;
+		if (!strcmp(name_of(k, i), "_stext")) {
 			ref = i;
 			break;
 		}
+	}
 	mode = 0;
-	if (ref != UINT32_MAX && !t_symbol(s, "_stext", &stext)) {
+	if (ref != UINT32_MAX && have_stext) {
 		int32_t r = o[ref];
 
 		if (base + (uint32_t)r == stext)
@@ -339,6 +438,8 @@ static uint64_t find_once(struct kt_kallsyms *k, const char *name)
 {
 	uint32_t i, best = UINT32_MAX;
 
+	if (all_names(k))
+		return 0;
 	for (i = 0; i < k->num; i++) {
 		if (strcmp(k->pool + k->name_off[i], name))
 			continue;
@@ -376,9 +477,8 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 	k->num = num;
 	k->addr = calloc(num, 8);
 	k->name_off = calloc(num, 4);
-	k->types = calloc(num, 1);
 	k->by_addr = calloc(num, 4);
-	if (!k->addr || !k->name_off || !k->types || !k->by_addr)
+	if (!k->addr || !k->name_off || !k->by_addr)
 		goto nomem;
 	err = load_names(t, k);
 	if (!err)
@@ -402,7 +502,28 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 	}
 	if (!sorted)
 		qsort_r(k->by_addr, num, 4, cmp_addr, k);
-	k->text = find_once(k, "_text");
+	/*
+	 * _text: when the target knows its address, the entries there are
+	 * looked at alone (expanding every name costs a tenth of a small
+	 * dump's ticket); else, or when none of them is named _text, by name
+	 */
+	if (!t_symbol(t, "_text", &sym)) {
+		uint32_t lo = 0, hi = num;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (k->addr[k->by_addr[mid]] < sym)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < num && k->addr[k->by_addr[lo]] == sym && !k->text; lo++)
+			if (!strcmp(name_of(k, k->by_addr[lo]), "_text"))
+				k->text = sym;
+	}
+	if (!k->text)
+		k->text = find_once(k, "_text");
 	k->serial = __atomic_add_fetch(&kallsyms_serial, 1, __ATOMIC_RELAXED);
 	return k;
 nomem:
@@ -432,7 +553,7 @@ static int cmp_name(const void *a, const void *b, void *ctx)
 
 	if (c)
 		return c;
-	c = rank(k->types[x]) - rank(k->types[y]);
+	c = rank(type_of(k, x)) - rank(type_of(k, y));
 	if (c)
 		return c;
 	if (k->addr[x] != k->addr[y])
@@ -444,6 +565,8 @@ int kt_kallsyms__find(struct kt_kallsyms *k, const char *name, uint64_t *addr, c
 {
 	uint32_t lo = 0, hi = k->num, i;
 
+	if (all_names(k))
+		return -ENOMEM;
 	if (!k->by_name) {
 		k->by_name = malloc((size_t)k->num * 4);
 		if (!k->by_name)
@@ -465,7 +588,7 @@ int kt_kallsyms__find(struct kt_kallsyms *k, const char *name, uint64_t *addr, c
 		return -ENOENT;
 	*addr = k->addr[k->by_name[lo]];
 	if (type)
-		*type = k->types[k->by_name[lo]];
+		*type = type_of(k, k->by_name[lo]);
 	return 0;
 }
 
@@ -500,7 +623,7 @@ const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *star
 		*size = lookup_cache.size;
 		if (s->sym_used)
 			kt_used__mark(s->sym_used, lookup_cache.pos);
-		return k->pool + k->name_off[lookup_cache.idx];
+		return name_of(k, lookup_cache.idx);
 	}
 	if (!k || !k->num || addr < k->addr[k->by_addr[0]] || addr < k->text)
 		return kt_modsyms__lookup(s, addr, start, size, module);
@@ -542,7 +665,7 @@ const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *star
 	}
 	if (s->sym_used)
 		kt_used__mark(s->sym_used, lo);
-	return k->pool + k->name_off[k->by_addr[lo]];
+	return name_of(k, k->by_addr[lo]);
 }
 
 const char *kt_session__symbol(struct kt_session *s, uint64_t addr, uint64_t *start)
@@ -565,8 +688,8 @@ int kt_session__kallsym(struct kt_session *s, int idx, uint64_t *addr, char *typ
 		return 0;
 	i = k->by_addr[idx];
 	*addr = k->addr[i];
-	*type = k->types[i];
-	*name = k->pool + k->name_off[i];
+	*name = name_of(k, i);
+	*type = (*name)[-1];
 	return 1;
 }
 
