@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define KX_FNV_INIT 0xcbf29ce484222325ULL
 
@@ -25,13 +26,23 @@ struct kx_pentry {
 static inline int kx_pentry_key(struct kx_pentry *e, char kind, const char *a,
 				const char *b)
 {
-	int n = b ? asprintf(&e->key, "%c\t%s\t%s", kind, a, b) :
-		    asprintf(&e->key, "%c\t%s", kind, a);
+	/* "kind\ta" or "kind\ta\tb", built by hand: a profile has some 14,000 */
+	size_t la = strlen(a), lb = b ? strlen(b) : 0;
+	char *k = malloc(2 + la + (b ? 1 + lb : 0) + 1);
 
-	if (n < 0) {
-		e->key = NULL;
+	e->key = k;
+	if (!k)
 		return -12; /* -ENOMEM */
+	*k++ = kind;
+	*k++ = '\t';
+	memcpy(k, a, la);
+	k += la;
+	if (b) {
+		*k++ = '\t';
+		memcpy(k, b, lb);
+		k += lb;
 	}
+	*k = 0;
 	return 0;
 }
 
