@@ -168,7 +168,6 @@ static void write_format(struct kt_dat *d, const struct kt_event *e)
 	kt_dat__write(d, fmt, strlen(fmt));
 }
 
-/* events/ftrace/<name>/format of every ftrace-internal event */
 /*
  * With kt_tracedat_opts.used_only, the formats of the events read alone,
  * ftrace's own included: given ftrace/user_stack, trace-cmd adds a
@@ -185,6 +184,7 @@ static bool type_wanted(const struct kt_dat *d, const struct kt_event *e)
 	return id >= 0 && id <= 65535 && (d->s->type_used[id / 64] >> (id % 64) & 1);
 }
 
+/* events/ftrace/<name>/format of every ftrace-internal event */
 void kt_dat__ftrace_formats(struct kt_dat *d)
 {
 	struct kt_session *s = d->s;
@@ -294,7 +294,6 @@ void kt_dat__kallsyms(struct kt_dat *d)
 		i = nlist < 0 ? (int)li : (int)list[li];
 		if (kt_session__kallsym(d->s, i, &addr, &type, &name) != 1 || d->err)
 			break;
-
 		len = strlen(name);
 		if (len + 20 >= sizeof(line))
 			continue;
