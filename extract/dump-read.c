@@ -82,6 +82,24 @@ static const struct kx_seg *seg_of(const struct kx_dump *d, uint64_t pa, size_t 
 }
 
 /*
+ * The file offset of the @chunk bytes at @kvaddr (within one page): the
+ * address translated by libkdumpfile's own translation system, then
+ * found in a segment's file bytes. UINT64_MAX when either fails.
+ */
+static uint64_t page_file_offset(struct kx_dump *d, uint64_t kvaddr, size_t chunk)
+{
+	addrxlat_fulladdr_t fa = { .addr = kvaddr, .as = ADDRXLAT_KVADDR };
+	const struct kx_seg *s;
+
+	if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, d->axctx, d->axsys) != ADDRXLAT_OK) {
+		addrxlat_ctx_clear_err(d->axctx);
+		return UINT64_MAX;
+	}
+	s = seg_of(d, fa.addr, chunk);
+	return s ? s->off + (fa.addr - s->pa) : UINT64_MAX;
+}
+
+/*
  * A whole ELF dump read directly: each page's kernel address translated
  * by libkdumpfile's own translation system, the bytes read with pread(2),
  * one read per run of pages contiguous in the file. Returns 0 when all
@@ -97,21 +115,13 @@ static int direct_read(struct kx_dump *d, uint64_t kvaddr, void *buf, size_t len
 
 	while (len) {
 		size_t chunk = page - (kvaddr & (page - 1));
-		addrxlat_fulladdr_t fa = { .addr = kvaddr, .as = ADDRXLAT_KVADDR };
-		const struct kx_seg *s;
 		uint64_t off;
 
 		if (chunk > len)
 			chunk = len;
-		if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, d->axctx,
-					   d->axsys) != ADDRXLAT_OK) {
-			addrxlat_ctx_clear_err(d->axctx);
+		off = page_file_offset(d, kvaddr, chunk);
+		if (off == UINT64_MAX)
 			return -1;
-		}
-		s = seg_of(d, fa.addr, chunk);
-		if (!s)
-			return -1;
-		off = s->off + (fa.addr - s->pa);
 		if (run_len && off != run_off + run_len) {
 			if (pread(d->fd, run_buf, run_len, (off_t)run_off) != (ssize_t)run_len)
 				return -1;
@@ -144,21 +154,13 @@ static uint64_t block_offset(struct kx_dump *d, uint64_t kvaddr, size_t len)
 		return UINT64_MAX;
 	while (len) {
 		size_t chunk = page - (kvaddr & (page - 1));
-		addrxlat_fulladdr_t fa = { .addr = kvaddr, .as = ADDRXLAT_KVADDR };
-		const struct kx_seg *s;
 		uint64_t off;
 
 		if (chunk > len)
 			chunk = len;
-		if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, d->axctx,
-					   d->axsys) != ADDRXLAT_OK) {
-			addrxlat_ctx_clear_err(d->axctx);
+		off = page_file_offset(d, kvaddr, chunk);
+		if (off == UINT64_MAX)
 			return UINT64_MAX;
-		}
-		s = seg_of(d, fa.addr, chunk);
-		if (!s)
-			return UINT64_MAX;
-		off = s->off + (fa.addr - s->pa);
 		if (first == UINT64_MAX)
 			first = off;
 		else if (off != next)

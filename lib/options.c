@@ -160,20 +160,28 @@ static int online_cpus(struct kt_buffer *b)
  */
 static void osnoise_header(struct kt_session *s, const char *tracer, FILE *out)
 {
+	/* the flag columns' legend both tracers' headers begin with */
+	static const char flags[] =
+		"#                                _-----=> irqs-off\n"
+		"#                               / _----=> need-resched\n"
+		"#                              | / _---=> hardirq/softirq\n"
+		"#                              || / _--=> preempt-depth\n";
+	static const char rt_flags[] =
+		"#                                _-------=> irqs-off\n"
+		"#                               / _------=> need-resched\n"
+		"#                              | / _-----=> need-resched-lazy\n"
+		"#                              || / _----=> hardirq/softirq\n"
+		"#                              ||| / _---=> preempt-depth\n"
+		"#                              |||| / _--=> preempt-lazy-depth\n"
+		"#                              ||||| / _-=> migrate-disable\n";
 	uint64_t addr;
 	uint8_t tainted = 0;
 	struct kt_member m;
 
 	if (!strcmp(tracer, "timerlat")) {
 		if (s->fl.preempt_rt) {
-			fputs("#                                _-------=> irqs-off\n"
-			      "#                               / _------=> need-resched\n"
-			      "#                              | / _-----=> need-resched-lazy\n"
-			      "#                              || / _----=> hardirq/softirq\n"
-			      "#                              ||| / _---=> preempt-depth\n"
-			      "#                              |||| / _--=> preempt-lazy-depth\n"
-			      "#                              ||||| / _-=> migrate-disable\n"
-			      "#                              |||||| /\n"
+			fputs(rt_flags, out);
+			fputs("#                              |||||| /\n"
 			      "#                              |||||||             ACTIVATION\n"
 			      "#           TASK-PID      CPU# |||||||   TIMESTAMP    ID     "
 			      "       CONTEXT                LATENCY\n"
@@ -181,11 +189,8 @@ static void osnoise_header(struct kt_session *s, const char *tracer, FILE *out)
 			      "            |                       |\n", out);
 			return;
 		}
-		fputs("#                                _-----=> irqs-off\n"
-		      "#                               / _----=> need-resched\n"
-		      "#                              | / _---=> hardirq/softirq\n"
-		      "#                              || / _--=> preempt-depth\n"
-		      "#                              ||| / _-=> migrate-disable\n"
+		fputs(flags, out);
+		fputs("#                              ||| / _-=> migrate-disable\n"
 		      "#                              |||| /     delay\n"
 		      "#                              |||||            ACTIVATION\n"
 		      "#           TASK-PID      CPU# |||||   TIMESTAMP   ID      "
@@ -200,14 +205,8 @@ static void osnoise_header(struct kt_session *s, const char *tracer, FILE *out)
 	    !kt_read(s, addr + m.off, &tainted, 1) && tainted)
 		fputs("# osnoise is tainted!\n", out);
 	if (s->fl.preempt_rt) {
-		fputs("#                                _-------=> irqs-off\n"
-		      "#                               / _------=> need-resched\n"
-		      "#                              | / _-----=> need-resched-lazy\n"
-		      "#                              || / _----=> hardirq/softirq\n"
-		      "#                              ||| / _---=> preempt-depth\n"
-		      "#                              |||| / _--=> preempt-lazy-depth\n"
-		      "#                              ||||| / _-=> migrate-disable\n"
-		      "#                              |||||| /          "
+		fputs(rt_flags, out);
+		fputs("#                              |||||| /          "
 		      "                                     MAX\n"
 		      "#                              ||||| /                         "
 		      "                    SINGLE      Interference counters:\n"
@@ -219,11 +218,8 @@ static void osnoise_header(struct kt_session *s, const char *tracer, FILE *out)
 		      "       |    |            |      |      |      |      |      |\n", out);
 		return;
 	}
-	fputs("#                                _-----=> irqs-off\n"
-	      "#                               / _----=> need-resched\n"
-	      "#                              | / _---=> hardirq/softirq\n"
-	      "#                              || / _--=> preempt-depth\n"
-	      "#                              ||| / _-=> migrate-disable     "
+	fputs(flags, out);
+	fputs("#                              ||| / _-=> migrate-disable     "
 	      "                    MAX\n"
 	      "#                              |||| /     delay               "
 	      "                    SINGLE      Interference counters:\n"

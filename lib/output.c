@@ -437,12 +437,6 @@ void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct 
 			struct trace_seq *q)
 {
 	const struct kt_trace_opts *o = kt_opts__load(s, b);
-	const struct kt_layout *l = &s->l;
-	const uint8_t *d = r->data;
-	unsigned flags = r->size > l->te_flags.off ? d[l->te_flags.off] : 0;
-	unsigned pc = r->size > l->te_preempt_count.off ? d[l->te_preempt_count.off] : 0;
-	int lazy_pc = !l->te_preempt_lazy_count.present ? -1 :
-		      r->size > l->te_preempt_lazy_count.off ? d[l->te_preempt_lazy_count.off] : 0;
 	char comm[KT_COMM_BUF];
 
 	if (!o->context_info)
@@ -459,7 +453,7 @@ void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct 
 	}
 	trace_seq_printf(q, "[%03d] ", r->cpu);
 	if (o->irq_info)
-		put_lat(s, q, flags, pc, lazy_pc);
+		kt_output__lat_columns(s, r, q);
 	if (kt_render__clock_in_ns(b)) {
 		uint64_t us = (r->ts + 500) / 1000;	/* ns2usecs() rounds */
 

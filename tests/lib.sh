@@ -38,6 +38,30 @@ sanitize_pick() {
 	done
 	return 0
 }
+# crash_ext_for SERIES: "CRASH KTRACE.SO", a crash for dumps of SERIES and
+# this tree's extension built for it, or status 1 (no crash, or under the
+# sanitizers: crash cannot load an ASan build). 6.12 and the rt kernels get
+# crash 8.0.6, unpacked privately (Debian 12's 8.0.2 cannot open 6.12; one
+# crash for both rt kernels); the others Debian's crash. The extension is
+# built in $O (the caller's, absolute) or $O-crash806.
+crash_ext_for() {
+	local root defs=$KTRACE_CACHE/crash-8.0.6/root/usr/include/crash/defs.h
+	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	[ -n "${KTRACE_SANITIZE:-}" ] && return 1
+	case $1 in
+	6.12* | *-rt)
+		[ -x "$KTRACE_CACHE/crash-8.0.6/bin/crash" ] && [ -f "$defs" ] || return 1
+		make -s -C "$root" O="$O-crash806" CRASH_DEFS="$defs" "$O-crash806/ktrace.so" \
+			>/dev/null 2>&1 || return 1
+		echo "$KTRACE_CACHE/crash-8.0.6/bin/crash $O-crash806/ktrace.so"
+		;;
+	*)
+		command -v crash >/dev/null && [ -f /usr/include/crash/defs.h ] || return 1
+		make -s -C "$root" O="$O" "$O/ktrace.so" >/dev/null 2>&1 || return 1
+		echo "crash $O/ktrace.so"
+		;;
+	esac
+}
 cases() {
 	local d
 	for d in "$VMCORES"/*/case.env; do

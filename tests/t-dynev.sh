@@ -22,22 +22,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
 
-# the crash and extension for a series, or nothing (as tests/t-crash.sh)
-crash_for() {
-	local defs=$KTRACE_CACHE/crash-8.0.6/root/usr/include/crash/defs.h
-	[ -n "${KTRACE_SANITIZE:-}" ] && return 1	# crash cannot load an ASan build
-	if [ "$1" = 6.12 ]; then
-		[ -x "$KTRACE_CACHE/crash-8.0.6/bin/crash" ] && [ -f "$defs" ] || return 1
-		make -s -C "$ROOT" O="$O-crash806" CRASH_DEFS="$defs" "$O-crash806/ktrace.so" \
-			>/dev/null 2>&1 || return 1
-		echo "$KTRACE_CACHE/crash-8.0.6/bin/crash $O-crash806/ktrace.so"
-	else
-		command -v crash >/dev/null && [ -f /usr/include/crash/defs.h ] || return 1
-		make -s -C "$ROOT" O="$O" "$O/ktrace.so" >/dev/null 2>&1 || return 1
-		echo "crash $O/ktrace.so"
-	fi
-}
-
 # kinds KIND...: each kind of dynamic event the kernel accepted has lines
 # in the kernel's own trace file (so the fixture does test it)
 kinds() {
@@ -119,7 +103,7 @@ for c in $(cases); do
 			nok "$c: trace-cmd report: $(head -n 2 "$tmp/rep.err" | tr '\n' ' ')"
 		fi
 	fi
-	if cr=$(crash_for "$SERIES"); then
+	if cr=$(crash_ext_for "$SERIES"); then
 		set -- $cr
 		printf 'extend %s\nktrace show -i global > %s\nq\n' "$2" "$tmp/crash.txt" >"$tmp/cmds"
 		"$1" -s "$VMLINUX" "$dir/vmcore.elf" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1

@@ -16,16 +16,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
 
-# crash 8.0.6 for the rt kernels (8.0.2 knows 6.1, but one crash for both)
-crash_for() {
-	local defs=$KTRACE_CACHE/crash-8.0.6/root/usr/include/crash/defs.h
-	[ -n "${KTRACE_SANITIZE:-}" ] && return 1	# crash cannot load an ASan build
-	[ -x "$KTRACE_CACHE/crash-8.0.6/bin/crash" ] && [ -f "$defs" ] || return 1
-	make -s -C "$ROOT" O="$O-crash806" CRASH_DEFS="$defs" "$O-crash806/ktrace.so" \
-		>/dev/null 2>&1 || return 1
-	echo "$KTRACE_CACHE/crash-8.0.6/bin/crash $O-crash806/ktrace.so"
-}
-
 for c in $(cases); do
 	case $c in *-wakeup*) ;; *) continue ;; esac
 	dir=$VMCORES/$c
@@ -79,7 +69,7 @@ for c in $(cases); do
 			nok "$c/global.snapshot: trace-cmd report: $(head -n 2 "$tmp/rep.err" | tr '\n' ' ')"
 		fi
 	fi
-	if cr=$(crash_for); then
+	if cr=$(crash_ext_for "$SERIES"); then
 		set -- $cr
 		printf 'extend %s\nktrace show -i global.snapshot > %s\nq\n' "$2" "$tmp/crash" >"$tmp/cmds"
 		"$1" -s "$VMLINUX" "$dir/vmcore.elf" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1

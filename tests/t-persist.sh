@@ -13,21 +13,6 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-build}
 case $O in /*) ;; *) O=$ROOT/$O ;; esac
 [ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
-# the crash and extension for a series, or nothing (as tests/t-crash.sh)
-crash_for() {
-	local defs=$KTRACE_CACHE/crash-8.0.6/root/usr/include/crash/defs.h
-	[ -n "${KTRACE_SANITIZE:-}" ] && return 1	# crash cannot load an ASan build
-	if [ "$1" = 6.12 ]; then
-		[ -x "$KTRACE_CACHE/crash-8.0.6/bin/crash" ] && [ -f "$defs" ] || return 1
-		make -s -C "$ROOT" O="$O-crash806" CRASH_DEFS="$defs" "$O-crash806/ktrace.so" \
-			>/dev/null 2>&1 || return 1
-		echo "$KTRACE_CACHE/crash-8.0.6/bin/crash $O-crash806/ktrace.so"
-	else
-		command -v crash >/dev/null && [ -f /usr/include/crash/defs.h ] || return 1
-		make -s -C "$ROOT" O="$O" "$O/ktrace.so" >/dev/null 2>&1 || return 1
-		echo "crash $O/ktrace.so"
-	fi
-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -74,7 +59,7 @@ for c in $(cases); do
 	[ $rc != 0 ] && [ ! -s "$tmp/lbi" ] && grep -q 'not a boot-mapped instance' "$tmp/err" &&
 		ok "$c/global: --last-boot-info fails (exit $rc): $(cat "$tmp/err")" ||
 		nok "$c/global: --last-boot-info on the global buffer: exit $rc, $(cat "$tmp/lbi" "$tmp/err")"
-	if cr=$(crash_for "$SERIES"); then
+	if cr=$(crash_ext_for "$SERIES"); then
 		set -- $cr
 		printf 'extend %s\nktrace last_boot_info -i %s > %s\nq\n' "$2" "$boot" \
 			"$tmp/crash.lbi" >"$tmp/cmds"

@@ -16,22 +16,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
 
-# the crash and extension for a series, or nothing (as tests/t-crash.sh)
-crash_for() {
-	local defs=$KTRACE_CACHE/crash-8.0.6/root/usr/include/crash/defs.h
-	[ -n "${KTRACE_SANITIZE:-}" ] && return 1	# crash cannot load an ASan build
-	if [ "$1" = 6.12 ]; then
-		[ -x "$KTRACE_CACHE/crash-8.0.6/bin/crash" ] && [ -f "$defs" ] || return 1
-		make -s -C "$ROOT" O="$O-crash806" CRASH_DEFS="$defs" "$O-crash806/ktrace.so" \
-			>/dev/null 2>&1 || return 1
-		echo "$KTRACE_CACHE/crash-8.0.6/bin/crash $O-crash806/ktrace.so"
-	else
-		command -v crash >/dev/null && [ -f /usr/include/crash/defs.h ] || return 1
-		make -s -C "$ROOT" O="$O" "$O/ktrace.so" >/dev/null 2>&1 || return 1
-		echo "crash $O/ktrace.so"
-	fi
-}
-
 for c in $(cases); do
 	case $c in *-snap) ;; *) continue ;; esac
 	dir=$VMCORES/$c
@@ -96,7 +80,7 @@ for c in $(cases); do
 		fi
 	done
 	# the crash extension prints the same snapshot text
-	if cr=$(crash_for "$SERIES"); then
+	if cr=$(crash_ext_for "$SERIES"); then
 		set -- $cr
 		{
 			echo "extend $2"
