@@ -111,7 +111,13 @@ static __thread struct kt_session *thread_s;
 static __thread bool thread_printk;
 static __thread uint8_t *thread_tried;	/* event ids parsed (or tried) */
 
-static struct tep_handle *tep_new(struct kt_session *s)
+/*
+ * A handle set up as every handle of @s: sizes, the header page, the
+ * function resolver and ktrace's print functions. @lock: take the
+ * session's lock around libtraceevent's parser (false in the trial
+ * parse's child, which has no other thread and must not wait for one).
+ */
+static struct tep_handle *tep_setup(struct kt_session *s, bool lock)
 {
 	struct tep_handle *tep = tep_alloc();
 
@@ -122,9 +128,11 @@ static struct tep_handle *tep_new(struct kt_session *s)
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
 	tep_set_cpus(tep, s->nr_cpu_ids);
-	kt_lock(s);
+	if (lock)
+		kt_lock(s);
 	tep_parse_header_page(tep, s->header_page, strlen(s->header_page), 8);
-	kt_unlock(s);
+	if (lock)
+		kt_unlock(s);
 	tep_set_function_resolver(tep, resolve_func, s);
 	tep_register_print_function(tep, print_ptr, TEP_FUNC_ARG_VOID, "__kt_ptr",
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_VOID);
@@ -136,7 +144,7 @@ static struct tep_handle *tep_new(struct kt_session *s)
 int kt_render__thread_begin(struct kt_session *s)
 {
 	thread_tried = calloc(65536 / 8, 1);
-	thread_tep = tep_new(s);
+	thread_tep = tep_setup(s, true);
 	if (!thread_tep || !thread_tried) {
 		kt_render__thread_end();
 		return -ENOMEM;
@@ -171,7 +179,7 @@ struct tep_handle *kt_render__tep(struct kt_session *s)
 		return thread_tep;
 	if (s->tep)
 		return s->tep;
-	tep = tep_new(s);
+	tep = tep_setup(s, true);
 	if (!tep)
 		return NULL;
 	if (!kt_symbol(s, "ptr_key", &addr) && !kt_read(s, addr, s->ptr_key, 16))
@@ -284,7 +292,8 @@ static bool fmt_fields_known(const char *fmt, char *miss, size_t len)
  * builds parse without the trial while threads run; the sanitizer reports
  * what the trial would have caught.
  */
-static bool parse_survives(const char *fmt, const char *system, bool threads)
+static bool parse_survives(struct kt_session *s, const char *fmt, const char *system,
+			   bool threads)
 {
 	int status;
 	pid_t pid;
@@ -304,11 +313,15 @@ static bool parse_survives(const char *fmt, const char *system, bool threads)
 			dup2(devnull, 1);
 			dup2(devnull, 2);
 		}
-		t = tep_alloc();
-		if (t) {
-			tep_set_long_size(t, 8);
+		/*
+		 * a handle like the one the format goes to: with ktrace's
+		 * print functions known, the parser goes on where a bare
+		 * handle stops at an unknown __kt_ptr() (and a constant
+		 * divided by zero further on crashed only the real parse)
+		 */
+		t = tep_setup(s, false);
+		if (t)
 			tep_parse_event(t, fmt, strlen(fmt), system);
-		}
 		_exit(0);
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -354,7 +367,7 @@ static void find_event_first(struct kt_session *s, struct tep_handle *tep, struc
 		text = strdup(fmt);
 	if (!text)
 		return;
-	if (!parse_survives(text, e->system, s->mt)) {
+	if (!parse_survives(s, text, e->system, s->mt)) {
 		kt_warn(s, "%s:%s (id %d): libtraceevent crashes on its format; its records are "
 			   "shown as unknown", e->system, e->name, e->id);
 		free(text);
