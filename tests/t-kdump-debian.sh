@@ -139,6 +139,44 @@ if [ -n "$d" ] && [ -s "$d/ktrace.${d##*/}.txt" ] && [ -s "$d/ktrace.${d##*/}.da
 else
 	nok "KTRACE_FORMATS=\"txt dat\": $(ls -A "$d" 2>&1 | tr '\n' ' ')"
 fi
+# the hook's last line: wall time, and the processor time of its own and of
+# ktrace-extract (what the capture pays, apart from what others took)
+if grep -q 'ktrace: saved ktrace/ in .* in [0-9.]* s, processor time [0-9.]* s (ktrace-extract [0-9.]* s, processor time [0-9.]* s; sync [0-9.]* s)' "$tmp/run.err"; then
+	ok "the hook says its wall and processor time: $(grep -o 'in [0-9.]* s, processor.*' "$tmp/run.err")"
+else
+	nok "the hook's last line lacks wall or processor time: $(tail -n 1 "$tmp/run.err")"
+fi
+
+# --tidy (at boot, kdump-tools.service): a trace left alone in the minute
+# before its dump's directory goes beside the dump; nothing else moves
+grep -q '^ExecStartPre=-/usr/lib/ktrace/kdump-tools-ktrace --tidy$' \
+	"$D/lib/systemd/system/kdump-tools.service.d/ktrace.conf" &&
+	ok "drop-in: kdump-tools.service runs kdump-tools-ktrace --tidy at boot" ||
+	nok "drop-in for kdump-tools.service lacks --tidy"
+T=$tmp/tidy
+mk() { mkdir -p "$T/$(dirname "$1")"; case $1 in */) mkdir -p "$T/$1" ;; *) : >"$T/$1" ;; esac; }
+# split over a year's end: moved, renamed by the dump's stamp
+mk 202612312359/ktrace.202612312359/trace.txt; mk 202612312359/ktrace.202612312359.log
+mk 202701010000/dmesg.202701010000; mk 202701010000/dump.202701010000
+# the next minute already has a trace: left
+mk 202611241000/ktrace.202611241000/trace.txt; mk 202611241001/dmesg.202611241001
+mk 202611241001/ktrace.202611241001.log
+# no dump in the next minute, two minutes later: left
+mk 202611241100/ktrace.202611241100/trace.txt; mk 202611241102/dump.202611241102
+# not alone (the dump beside it): left
+mk 202611241200/ktrace.202611241200/trace.txt; mk 202611241200/dump-incomplete
+mk 202611241201/dmesg.202611241201
+# the dump failed half-way in the next minute: moved
+mk 202611241300/ktrace.202611241300.txt; mk 202611241301/vmcore-incomplete
+KDUMP_COREDIR=$T "$D/usr/lib/ktrace/kdump-tools-ktrace" --tidy 2>"$tmp/tidy.err"
+rc=$?
+got=$(cd "$T" && find . -mindepth 1 | sort | tr '\n' ' ')
+want="./202611241000 ./202611241000/ktrace.202611241000 ./202611241000/ktrace.202611241000/trace.txt ./202611241001 ./202611241001/dmesg.202611241001 ./202611241001/ktrace.202611241001.log ./202611241100 ./202611241100/ktrace.202611241100 ./202611241100/ktrace.202611241100/trace.txt ./202611241102 ./202611241102/dump.202611241102 ./202611241200 ./202611241200/dump-incomplete ./202611241200/ktrace.202611241200 ./202611241200/ktrace.202611241200/trace.txt ./202611241201 ./202611241201/dmesg.202611241201 ./202611241301 ./202611241301/ktrace.202611241301.txt ./202611241301/vmcore-incomplete ./202701010000 ./202701010000/dmesg.202701010000 ./202701010000/dump.202701010000 ./202701010000/ktrace.202701010000 ./202701010000/ktrace.202701010000.log ./202701010000/ktrace.202701010000/trace.txt "
+if [ $rc = 0 ] && [ "$got" = "$want" ] && [ "$(grep -c 'moved beside its dump' "$tmp/tidy.err")" = 2 ]; then
+	ok "--tidy: 2 traces left alone a minute before their dump moved beside it (one over a year's end), 3 other layouts left as they were"
+else
+	nok "--tidy: status $rc; $got; $(cat "$tmp/tidy.err")"
+fi
 KTRACE_ENABLED=0 KTRACE_VMCORE="$core" KDUMP_COREDIR="$tmp/fail-disabled" \
 	"$D/usr/lib/ktrace/kdump-tools-ktrace"
 rc=$?
