@@ -587,6 +587,24 @@ static int pack(struct ticket *t, const char *out, char **names, size_t n)
 	return t->err = err;
 }
 
+/* mkdir -p of the directory that holds @path */
+static int make_parents(const char *path)
+{
+	char *p = strdup(path), *s;
+	int err = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (s = strchr(p + 1, '/'); s && !err; s = strchr(s + 1, '/')) {
+		*s = 0;
+		if (mkdir(p, 0755) && errno != EEXIST)
+			err = -errno;
+		*s = '/';
+	}
+	free(p);
+	return err;
+}
+
 static void remove_dir(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -614,9 +632,21 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 	uint64_t cache = o && o->cache_bytes ? o->cache_bytes : TICKET_CACHE_DEFAULT;
 	char **names = NULL;
 	size_t n = 0, i;
+	struct stat st;
+	/* a new directory: written beside @out, renamed to it at the end */
+	bool rename_dir = false;
+	int err;
 
+	err = make_parents(out);
+	if (err)
+		return kt_err(-err, "cannot create the directories above %s: %s", out,
+			      strerror(-err));
 	if (archive) {
 		if (asprintf(&t.dir, "%s.d.tmp.%d", out, (int)getpid()) < 0)
+			return kt_err(ENOMEM, "out of memory");
+	} else if (lstat(out, &st) && errno == ENOENT) {
+		rename_dir = true;
+		if (asprintf(&t.dir, "%s.tmp.%d", out, (int)getpid()) < 0)
 			return kt_err(ENOMEM, "out of memory");
 	} else {
 		t.dir = strdup(out);
@@ -680,8 +710,18 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
-	if (archive)
+	if (archive) {
 		remove_dir(t.dir);
+	} else if (rename_dir && rename(t.dir, out)) {
+		int e = errno;
+
+		/* kept under its temporary name: said, not removed */
+		if (!t.err) {
+			t.err = -e;
+			snprintf(t.msg, sizeof(t.msg), "cannot rename %s to %s: %s", t.dir, out,
+				 strerror(e));
+		}
+	}
 	free(t.loss);
 	free(t.after);
 	free(t.dir);

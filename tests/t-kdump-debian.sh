@@ -141,7 +141,7 @@ else
 fi
 # the hook's last line: wall time, and the processor time of its own and of
 # ktrace-extract (what the capture pays, apart from what others took)
-if grep -q 'ktrace: saved ktrace/ in .* in [0-9.]* s, processor time [0-9.]* s (ktrace-extract [0-9.]* s, processor time [0-9.]* s; sync [0-9.]* s)' "$tmp/run.err"; then
+if grep -q 'ktrace: saved ktrace\.[0-9]*/ in .* in [0-9.]* s, processor time [0-9.]* s (ktrace-extract [0-9.]* s, processor time [0-9.]* s; sync [0-9.]* s)' "$tmp/run.err"; then
 	ok "the hook says its wall and processor time: $(grep -o 'in [0-9.]* s, processor.*' "$tmp/run.err")"
 else
 	nok "the hook's last line lacks wall or processor time: $(tail -n 1 "$tmp/run.err")"

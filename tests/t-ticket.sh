@@ -314,10 +314,23 @@ for sfx in tar.gz tar.zst; do
 	fi
 done
 
-# a ticket that cannot be written: exit 1 with the path in the message
-"$KTRACE_BIN" -q -x "$VMLINUX" --ticket "$tmp/no/such/dir" "$VMCORES/$c/vmcore.kdump" 2>"$tmp/err"
+# a directory that did not exist, under missing parents: made, written
+# under a temporary name and renamed (nothing else left beside it)
+"$KTRACE_BIN" -q -x "$VMLINUX" --ticket "$tmp/new/parents/t" "$VMCORES/$c/vmcore.kdump" 2>"$tmp/err"
 rc=$?
-if [ $rc = 1 ] && grep -q "$tmp/no/such/dir" "$tmp/err"; then
+if [ $rc = 0 ] && [ "$(ls -A "$tmp/new/parents")" = t ] &&
+	(cd "$tmp/new/parents/t" && sha256sum -c --quiet manifest.sha256) >/dev/null 2>&1; then
+	ok "a new ticket directory under missing parents: made whole, its manifest verifies, nothing beside it"
+else
+	nok "a new ticket directory under missing parents: exit $rc, $(ls -A "$tmp/new/parents" 2>&1 | tr '\n' ' ') $(tail -n1 "$tmp/err")"
+fi
+
+# a ticket that cannot be written (a parent is a file): exit 1 with the
+# path in the message
+: >"$tmp/afile"
+"$KTRACE_BIN" -q -x "$VMLINUX" --ticket "$tmp/afile/such/dir" "$VMCORES/$c/vmcore.kdump" 2>"$tmp/err"
+rc=$?
+if [ $rc = 1 ] && grep -q "$tmp/afile/such/dir" "$tmp/err"; then
 	ok "unwritable ticket directory: exit 1, $(head -n1 "$tmp/err" | cut -c1-100)"
 else
 	nok "unwritable ticket directory: exit $rc: $(head -n1 "$tmp/err")"

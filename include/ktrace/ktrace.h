@@ -519,12 +519,15 @@ struct kt_ticket_opts {
 
 /**
  * kt_ticket__write() - write the ticket of this dump
- * @out: a directory (created if missing), or an archive name ending in
- *       .tar, .tar.gz, .tgz or .tar.zst
+ * @out: a directory, or an archive name ending in .tar, .tar.gz, .tgz or
+ *       .tar.zst; missing parent directories are made
  *
  * summary.txt, trace.txt, trace.jsonl, trace.dat, the front end's files
  * and manifest.sha256, each ring page read from the dump once. What could
- * be written is kept (and listed in the manifest) after a failure.
+ * be written is kept (and listed in the manifest) after a failure. A
+ * directory that did not exist is written under a temporary name beside
+ * it and renamed to @out at the end: it appears whole (one already there
+ * is written into).
  * Return: 0 or -errno, with the reason in kt_last_error().
  */
 int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_ticket_opts *opts);
