@@ -59,6 +59,8 @@ static void usage(FILE *f)
 	      "                         --module-debuginfo\n"
 	      "  -T, --ticket OUT       everything for a support ticket in one pass: a\n"
 	      "                         directory, or OUT.tar.gz / OUT.tar.zst / OUT.tar\n"
+	      "      --fsync            with --ticket: its files, and stderr when a file, on\n"
+	      "                         disk before the exit (fdatasync; no sync(1) for all)\n"
 	      "      --panic-cpu        print the CPU that panicked (\"none\" if the dump\n"
 	      "                         records none), nothing else\n"
 	      "      --dmesg            the kernel log (printk ring buffer) instead of the\n"
@@ -115,7 +117,8 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 	enum { OPT_DAT_VERSION = 300, OPT_SINCE = 256, OPT_UNTIL, OPT_NO_HEADER, OPT_MAKE_PROFILE,
 	       OPT_BTF, OPT_SYSTEM_MAP, OPT_RELEASE, OPT_BUILD_ID, OPT_PANIC_CPU, OPT_FROM_DUMP,
 	       OPT_DMESG, OPT_TIMELINE, OPT_MODULE_DEBUGINFO, OPT_BLKTRACE, OPT_RELAY,
-	       OPT_LTTNG, OPT_LAST_BOOT_INFO, OPT_TIME_LIMIT, OPT_MEMORY_LIMIT };
+	       OPT_LTTNG, OPT_LAST_BOOT_INFO, OPT_TIME_LIMIT, OPT_MEMORY_LIMIT,
+	       OPT_FSYNC };
 	static const struct option longopts[] = {
 		{ "vmlinux", required_argument, NULL, 'x' },
 		{ "profile", required_argument, NULL, 'P' },
@@ -153,6 +156,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
 		{ "memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT },
+		{ "fsync", no_argument, NULL, OPT_FSYNC },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -262,6 +266,7 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 				o->memory_limit = v;
 			break;
 		}
+		case OPT_FSYNC: o->fsync = true; break;
 		case 'h': usage(stdout); return KT_EXIT_OK;
 		case 'V': printf("ktrace-extract %s\n", KTRACE_VERSION); return KT_EXIT_OK;
 		default: usage(stderr); return KT_EXIT_USAGE;

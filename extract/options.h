@@ -29,6 +29,7 @@ struct kx_options {
 	bool list_only, events, panic_cpu, force, verbose, no_header, quiet;
 	unsigned time_limit;		/* --time-limit: seconds, 0: none */
 	unsigned long long memory_limit;	/* --memory-limit: MiB, 0: none */
+	bool fsync;		/* --fsync: the ticket (and stderr, a file) on disk before exit */
 	bool last_boot_info;	/* --last-boot-info: the file of -i's instance */
 	bool from_dump;		/* --from-dump: the dump's BTF and kallsyms, no vmlinux */
 	bool dmesg, timeline;	/* --dmesg, --timeline: the kernel log, alone or merged */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <unistd.h>
 #include "dump.h"
@@ -141,8 +142,18 @@ static int add_profile(void *priv, const char *dir)
 	return err;
 }
 
+/* --fsync: stderr too, when it is a file (the kdump hook's log) */
+static void sync_stderr(const struct kx_options *o)
+{
+	struct stat st;
+
+	if (o->fsync && !fstat(STDERR_FILENO, &st) && S_ISREG(st.st_mode))
+		fdatasync(STDERR_FILENO);
+}
+
 int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_ticket_src *src)
 {
+	int ret;
 	struct kt_ticket_opts to = { .sz = sizeof(to) };
 	char source[512];
 
@@ -167,11 +178,13 @@ int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_
 	}
 	to.vmcore = o->vmcore;
 	to.verbose = o->verbose;
+	to.durable = o->fsync;
 	to.source = source;
 	to.add_files = add_profile;
 	to.priv = (void *)src;
 	if (kt_ticket__write(s, o->ticket, &to)) {
 		fprintf(stderr, "ktrace-extract: ticket %s: %s\n", o->ticket, kt_last_error());
+		sync_stderr(o);
 		return KT_EXIT_FAILURE;
 	}
 	if (o->verbose) {
@@ -182,5 +195,7 @@ int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_
 				"dump %llu, served again from memory %llu\n", o->ticket,
 			(unsigned long long)misses, (unsigned long long)hits);
 	}
-	return kx_run_status(o, s, NULL);
+	ret = kx_run_status(o, s, NULL);
+	sync_stderr(o);
+	return ret;
 }

@@ -587,6 +587,56 @@ static int pack(struct ticket *t, const char *out, char **names, size_t n)
 	return t->err = err;
 }
 
+/* fsync() of @path (a file or a directory); -errno */
+static int sync_path(const char *path, bool data_only)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (data_only ? fdatasync(fd) : fsync(fd))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* the directory that holds @path, as a new string ("." for none) */
+static char *parent_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+/*
+ * kt_ticket_opts.durable: every file written and the directory holding
+ * them on disk; the caller then syncs the parent after a rename.
+ */
+static void make_durable(struct ticket *t, char **names, size_t n)
+{
+	size_t i;
+	char *p;
+	int err = 0;
+
+	for (i = 0; i <= n && !err; i++) {
+		if (asprintf(&p, "%s/%s", t->dir, i < n ? names[i] : "manifest.sha256") < 0)
+			return;
+		err = sync_path(p, true);
+		free(p);
+	}
+	if (!err)
+		err = sync_path(t->dir, false);
+	if (err && !t->err) {
+		t->err = err;
+		snprintf(t->msg, sizeof(t->msg), "cannot sync %s to disk: %s", t->dir,
+			 strerror(-err));
+	}
+}
+
 /* mkdir -p of the directory that holds @path */
 static int make_parents(const char *path)
 {
@@ -630,6 +680,8 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 	struct ticket t = { .s = s, .o = o };
 	bool archive = kt_archive__kind(out) >= 0;
 	uint64_t cache = o && o->cache_bytes ? o->cache_bytes : TICKET_CACHE_DEFAULT;
+	bool durable = o && o->sz >= offsetof(struct kt_ticket_opts, durable) + sizeof(o->durable) &&
+		       o->durable;
 	char **names = NULL;
 	size_t n = 0, i;
 	struct stat st;
@@ -704,8 +756,17 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 			}
 			fputc('\n', s->log);
 		}
-		if (written && archive)
-			pack(&t, out, names, n);
+		if (written && archive && !pack(&t, out, names, n) && durable) {
+			int err = sync_path(out, true);
+
+			if (err && !t.err) {
+				t.err = err;
+				snprintf(t.msg, sizeof(t.msg), "cannot sync %s to disk: %s", out,
+					 strerror(-err));
+			}
+		} else if (written && !archive && durable) {
+			make_durable(&t, names, n);
+		}
 	}
 	for (i = 0; i < n; i++)
 		free(names[i]);
@@ -721,6 +782,15 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 			snprintf(t.msg, sizeof(t.msg), "cannot rename %s to %s: %s", t.dir, out,
 				 strerror(e));
 		}
+		rename_dir = false;
+	}
+	/* the new name (or the archive's directory entry) on disk too */
+	if (durable && (archive || rename_dir)) {
+		char *up = parent_of(out);
+
+		if (up)
+			sync_path(up, false);
+		free(up);
 	}
 	free(t.loss);
 	free(t.after);

@@ -325,6 +325,31 @@ else
 	nok "a new ticket directory under missing parents: exit $rc, $(ls -A "$tmp/new/parents" 2>&1 | tr '\n' ' ') $(tail -n1 "$tmp/err")"
 fi
 
+# --fsync (the kdump hook's): every file fdatasync()ed, then the directory
+# fsync()ed, renamed into place and its parent fsync()ed; without it no
+# fdatasync (the profile made from DWARF is fsync()ed by itself either way)
+if command -v strace >/dev/null; then
+	strace -f -e trace=fdatasync,fsync,rename -o "$tmp/strace" \
+		"$KTRACE_BIN" -q -x "$VMLINUX" --fsync --ticket "$tmp/synced/t" "$VMCORES/$c/vmcore.kdump" 2>"$tmp/err"
+	rc=$?
+	nf=$(($(wc -l <"$tmp/synced/t/manifest.sha256" 2>/dev/null || echo 0) + 1))
+	seq=$(sed -n 's/^[0-9]* *\(fdatasync\|fsync\|rename\)(.*/\1/p' "$tmp/strace" | uniq -c |
+		awk '{ printf "%s%s x%d", (NR > 1 ? ", " : ""), $2, $1 }')
+	strace -f -e trace=fdatasync,fsync -o "$tmp/strace2" \
+		"$KTRACE_BIN" -q -x "$VMLINUX" --ticket "$tmp/unsynced" "$VMCORES/$c/vmcore.kdump" 2>/dev/null
+	# (the profile the ticket makes from the DWARF is synced and renamed
+	# by itself first; stderr, a file here, is synced last)
+	want="fdatasync x$nf, fsync x1, rename x1, fsync x1, fdatasync x1"
+	if [ $rc = 0 ] && case $seq in *"$want") true ;; *) false ;; esac &&
+		! grep -q 'datasync(' "$tmp/strace2"; then
+		ok "--fsync: ends with $want (the $nf files, the directory, its rename, the parent, stderr); without it no fdatasync"
+	else
+		nok "--fsync: exit $rc, calls: $seq (want it to end with $want); without: $(grep -c 'datasync(' "$tmp/strace2") fdatasync"
+	fi
+else
+	skip "--fsync: strace is not installed (scripts/install-deps)"
+fi
+
 # a ticket that cannot be written (a parent is a file): exit 1 with the
 # path in the message
 : >"$tmp/afile"

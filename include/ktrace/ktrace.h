@@ -515,6 +515,13 @@ struct kt_ticket_opts {
 	void *priv;
 	/* say on the session's log how long each file took */
 	bool verbose;
+	/*
+	 * on disk before the return: each file fdatasync()ed, the directory
+	 * (and, once renamed, its parent) fsync()ed; an archive and its
+	 * directory likewise. What a kdump capture kernel wants, without a
+	 * sync(2) that also waits for everybody else's writes.
+	 */
+	bool durable;
 };
 
 /**
