@@ -329,13 +329,15 @@ fi
 # fsync()ed, renamed into place and its parent fsync()ed; without it no
 # fdatasync (the profile made from DWARF is fsync()ed by itself either way)
 if command -v strace >/dev/null; then
-	strace -f -e trace=fdatasync,fsync,rename -o "$tmp/strace" \
+	# LeakSanitizer cannot run under ptrace: off for these two runs
+	nolsan=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	ASAN_OPTIONS=$nolsan strace -f -e trace=fdatasync,fsync,rename -o "$tmp/strace" \
 		"$KTRACE_BIN" -q -x "$VMLINUX" --fsync --ticket "$tmp/synced/t" "$VMCORES/$c/vmcore.kdump" 2>"$tmp/err"
 	rc=$?
 	nf=$(($(wc -l <"$tmp/synced/t/manifest.sha256" 2>/dev/null || echo 0) + 1))
 	seq=$(sed -n 's/^[0-9]* *\(fdatasync\|fsync\|rename\)(.*/\1/p' "$tmp/strace" | uniq -c |
 		awk '{ printf "%s%s x%d", (NR > 1 ? ", " : ""), $2, $1 }')
-	strace -f -e trace=fdatasync,fsync -o "$tmp/strace2" \
+	ASAN_OPTIONS=$nolsan strace -f -e trace=fdatasync,fsync -o "$tmp/strace2" \
 		"$KTRACE_BIN" -q -x "$VMLINUX" --ticket "$tmp/unsynced" "$VMCORES/$c/vmcore.kdump" 2>/dev/null
 	# (the profile the ticket makes from the DWARF is synced and renamed
 	# by itself first; stderr, a file here, is synced last)
