@@ -49,9 +49,8 @@ static double since(const struct timespec *t0)
  */
 static void cpu_time(double *user, double *sys)
 {
-	struct rusage ru;
-
 	int who[2] = { RUSAGE_SELF, RUSAGE_CHILDREN }, i;
+	struct rusage ru;
 
 	*user = *sys = 0;
 	/* with the children's: the trial parses of event formats (render.c) */

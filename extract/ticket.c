@@ -153,9 +153,9 @@ static void sync_stderr(const struct kx_options *o)
 
 int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_ticket_src *src)
 {
-	int ret;
 	struct kt_ticket_opts to = { .sz = sizeof(to) };
 	char source[512];
+	int ret;
 
 	if (src->profile)
 		snprintf(source, sizeof(source), "layout profile %s", src->profile);

@@ -106,14 +106,24 @@ static int hashed_close(void *cookie)
 	return err;
 }
 
-static int fail(struct ticket *t, int err, const char *what, const char *name)
+/*
+ * The ticket's first failure, kept with what was being done to @path (and
+ * @name in it, when not NULL).
+ */
+static int fail_at(struct ticket *t, int err, const char *what, const char *path,
+		   const char *name)
 {
 	if (!t->err) {
 		t->err = err;
-		snprintf(t->msg, sizeof(t->msg), "%s %s/%s: %s", what, t->dir, name,
-			 strerror(-err));
+		snprintf(t->msg, sizeof(t->msg), "%s %s%s%s: %s", what, path, name ? "/" : "",
+			 name ? name : "", strerror(-err));
 	}
 	return err;
+}
+
+static int fail(struct ticket *t, int err, const char *what, const char *name)
+{
+	return fail_at(t, err, what, t->dir, name);
 }
 
 static FILE *create(struct ticket *t, const char *name)
@@ -623,18 +633,17 @@ static void make_durable(struct ticket *t, char **names, size_t n)
 	int err = 0;
 
 	for (i = 0; i <= n && !err; i++) {
-		if (asprintf(&p, "%s/%s", t->dir, i < n ? names[i] : "manifest.sha256") < 0)
+		const char *name = i < n ? names[i] : "manifest.sha256";
+
+		if (asprintf(&p, "%s/%s", t->dir, name) < 0)
 			return;
 		err = sync_path(p, true);
+		if (err)
+			fail(t, err, "syncing", name);
 		free(p);
 	}
-	if (!err)
-		err = sync_path(t->dir, false);
-	if (err && !t->err) {
-		t->err = err;
-		snprintf(t->msg, sizeof(t->msg), "cannot sync %s to disk: %s", t->dir,
-			 strerror(-err));
-	}
+	if (!err && (err = sync_path(t->dir, false)))
+		fail(t, err, "syncing", ".");
 }
 
 /* mkdir -p of the directory that holds @path */
@@ -757,13 +766,9 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 			fputc('\n', s->log);
 		}
 		if (written && archive && !pack(&t, out, names, n) && durable) {
-			int err = sync_path(out, true);
-
-			if (err && !t.err) {
-				t.err = err;
-				snprintf(t.msg, sizeof(t.msg), "cannot sync %s to disk: %s", out,
-					 strerror(-err));
-			}
+			err = sync_path(out, true);
+			if (err)
+				fail_at(&t, err, "syncing", out, NULL);
 		} else if (written && !archive && durable) {
 			make_durable(&t, names, n);
 		}
@@ -774,14 +779,8 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 	if (archive) {
 		remove_dir(t.dir);
 	} else if (rename_dir && rename(t.dir, out)) {
-		int e = errno;
-
 		/* kept under its temporary name: said, not removed */
-		if (!t.err) {
-			t.err = -e;
-			snprintf(t.msg, sizeof(t.msg), "cannot rename %s to %s: %s", t.dir, out,
-				 strerror(e));
-		}
+		fail_at(&t, -errno, "renaming to", out, NULL);
 		rename_dir = false;
 	}
 	/* the new name (or the archive's directory entry) on disk too */

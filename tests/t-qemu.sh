@@ -33,12 +33,9 @@ repro() {
 #!/bin/sh
 insmod ./ktrace_trigger.ko || exit 1
 echo 1 >/sys/kernel/tracing/events/ktrace_trigger/enable
-if [ $1 = oops ]; then
-	# a real oops on CPU 1 while the scheduler events trace every CPU
-	echo 1 >/sys/kernel/tracing/events/sched/sched_switch/enable
-	exec taskset 2 sh -c 'echo $1 >/sys/module/ktrace_trigger/parameters/trigger'
-fi
-if [ $1 = lockup ]; then
+# a real oops on CPU 1 while the scheduler events trace every CPU
+[ $1 = oops ] && echo 1 >/sys/kernel/tracing/events/sched/sched_switch/enable
+if [ $1 = oops ] || [ $1 = lockup ]; then
 	exec taskset 2 sh -c 'echo $1 >/sys/module/ktrace_trigger/parameters/trigger'
 fi
 if [ $1 = hung ]; then
