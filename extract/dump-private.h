@@ -6,6 +6,7 @@
 /* entries in libkdumpfile's page cache (see kx_dump__open) */
 #define KX_KDUMP_CACHE 64
 
+#include <pthread.h>
 #include <stdint.h>
 #include <libkdumpfile/kdumpfile.h>
 
@@ -63,6 +64,13 @@ struct kx_dump {
 	int verbose;
 	int force;
 	char last_error[256];
+	/*
+	 * Held by kx_dump__read() and by kx_dump__read_blocks() while it
+	 * translates: libkdumpfile's and libaddrxlat's contexts (and
+	 * last_error) are for one thread at a time; the preadv(2) of the
+	 * blocks is done outside it (KT_TARGET_BLOCKS_MT).
+	 */
+	pthread_mutex_t lock;
 };
 
 enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen);

@@ -194,8 +194,11 @@ int kx_dump__read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t l
 		return -ENOTSUP;
 	for (base = 0; base < n; base += m) {
 		m = n - base < KX_READ_BLOCKS_RUN ? n - base : KX_READ_BLOCKS_RUN;
+		/* the translation under the lock, the reads beside other threads' */
+		pthread_mutex_lock(&d->lock);
 		for (i = 0; i < m; i++)
 			off[i] = block_offset(d, kvaddrs[base + i], len);
+		pthread_mutex_unlock(&d->lock);
 		for (i = 0; i < m; i = j) {
 			if (off[i] == UINT64_MAX) {
 				j = i + 1;
@@ -225,9 +228,8 @@ int kx_dump__read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t l
 	return 0;
 }
 
-int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len)
+static int read_locked(struct kx_dump *d, uint64_t kvaddr, void *buf, size_t len)
 {
-	struct kx_dump *d = priv;
 	size_t got = len;
 	kdump_status ks;
 	uint64_t at;
@@ -276,6 +278,17 @@ int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 		 ret == -EFAULT	 ? "not mapped or not in the dump" :
 				   "read error");
 	kdump_clear_err(d->ctx);
+	return ret;
+}
+
+int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len)
+{
+	struct kx_dump *d = priv;
+	int ret;
+
+	pthread_mutex_lock(&d->lock);
+	ret = read_locked(d, kvaddr, buf, len);
+	pthread_mutex_unlock(&d->lock);
 	return ret;
 }
 

@@ -370,6 +370,7 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 		e = KX_ERR_NOMEM;
 		goto out;
 	}
+	pthread_mutex_init(&d->lock, NULL);
 	d->fd = -1;
 	d->vml.fd = -1;
 	d->verbose = opts->verbose;
@@ -462,6 +463,7 @@ void kx_dump__close(struct kx_dump *d)
 	free(d->build_id);
 	free(d->why_alone);
 	free(d->path);
+	pthread_mutex_destroy(&d->lock);
 	free(d);
 }
 
@@ -525,8 +527,10 @@ void kx_dump__target(struct kx_dump *d, struct kt_target *t)
 	t->priv = d;
 	t->read = kx_dump__read;
 	/* a whole ELF dump is read with pread(2): many sub-buffers at a time */
-	if (d->seg)
+	if (d->seg) {
 		t->read_blocks = kx_dump__read_blocks;
+		t->flags |= KT_TARGET_BLOCKS_MT;
+	}
 	t->symbol = target_symbol;
 	t->member = target_member;
 	t->type_size = target_type_size;

@@ -256,7 +256,8 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 		list_events(s, out);
 	} else if (o->format == KX_DAT) {
 		struct kt_tracedat_opts dopts = { .sz = sizeof(dopts),
-						  .version = o->dat_version };
+						  .version = o->dat_version,
+						  .jobs = o->jobs };
 
 		err = kt_tracedat__write_opts(s, only, out, &dopts);
 	} else {

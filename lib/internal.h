@@ -552,9 +552,49 @@ int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cu
 /*
  * Read the ring's sub-buffers ahead, up to @bytes at a time, with the
  * target's read_blocks() (when it has one): for a caller that reads a
- * whole CPU's pages in order (trace.dat). 0, or -ENOMEM.
+ * whole CPU's pages in order (trace.dat). With @readers (readers.c), a
+ * few such windows are read and checked on their threads while the
+ * caller takes the pages of the one before. 0, or -ENOMEM.
  */
-int kt_page_iter__set_readahead(struct kt_page_iter *it, uint32_t bytes);
+struct kt_readers;
+int kt_page_iter__set_readahead(struct kt_page_iter *it, uint32_t bytes,
+				struct kt_readers *readers);
 uint64_t kt_page_iter__bpage(const struct kt_page_iter *it);
+/*
+ * The sub-buffer of the cursor just returned, when it lies in a window of
+ * the read-ahead: the caller may change it in place and keep using it
+ * until @fn (kt_page_iter__on_release()) is called, which is before the
+ * window is read over or freed. NULL: the page is the iterator's own and
+ * good until the next call.
+ */
+uint8_t *kt_page_iter__window_page(struct kt_page_iter *it);
+void kt_page_iter__on_release(struct kt_page_iter *it, void (*fn)(void *ctx), void *ctx);
+
+/*
+ * readers.c: threads that read windows of sub-buffers with the target's
+ * read_blocks() and check their pages (kt_page__check()), for the
+ * read-ahead of kt_page_iter__set_readahead(). NULL from new() when the
+ * target does not allow it (KT_TARGET_BLOCKS_MT) or no thread started.
+ */
+enum { KT_JOB_IDLE, KT_JOB_QUEUED, KT_JOB_DONE };
+struct kt_read_job {
+	const uint64_t *addr;	/* n blocks of len bytes */
+	unsigned int n;
+	size_t len;
+	uint8_t *buf;		/* n * len */
+	unsigned char *ok;	/* read_blocks()'s */
+	const uint8_t **pages;
+	struct kt_page_check *chk;
+	int err;		/* read_blocks()'s return */
+	int state;		/* KT_JOB_*, under the readers' lock */
+	struct kt_read_job *next;
+};
+struct kt_readers;
+struct kt_readers *kt_readers__new(struct kt_session *s, int nr);
+void kt_readers__free(struct kt_readers *r);
+int kt_readers__nr(const struct kt_readers *r);
+/* @r NULL: done on the calling thread before it returns */
+void kt_readers__submit(struct kt_readers *r, struct kt_session *s, struct kt_read_job *j);
+void kt_readers__wait(struct kt_readers *r, struct kt_read_job *j);
 
 #endif /* KTRACE_LIB_INTERNAL_H */

@@ -34,19 +34,29 @@ struct kt_page_iter {
 	uint64_t cur_bpage;
 	bool expect_data;	/* the current page lies before the commit page */
 	struct kt_seen seen;	/* buffer_pages returned or skipped so far */
-	const uint8_t *data;	/* the current sub-buffer: @page or one of @ra_buf */
+	const uint8_t *data;	/* the current sub-buffer: @page or in a window of @ra */
 	/*
-	 * Read-ahead (kt_page_iter__set_readahead(); ra_cap 0: off): the
-	 * sub-buffers of the next pages of the ring, read with one call of
-	 * the target's read_blocks(); block i holds ra_addr[i] if ra_ok[i].
+	 * Read-ahead (kt_page_iter__set_readahead(); ra NULL: off): windows
+	 * of up to ra_cap sub-buffers of the pages ahead of the walk, each
+	 * read with one call of the target's read_blocks() and checked, on
+	 * @readers' threads when there are; a ring of ra_nb windows of which
+	 * ra_len, from ra_head, are filled. The ahead walk (ahead_*) finds
+	 * their addresses as the walk will meet the pages.
 	 */
-	uint8_t *ra_buf;
-	uint64_t *ra_addr;
-	unsigned char *ra_ok;
-	struct kt_page_check *ra_chk;	/* block i validated, all at once */
-	const uint8_t **ra_pages;	/* kt_page__check()'s input */
-	unsigned int ra_cap, ra_n, ra_next;
-	const struct kt_page_check *data_chk;	/* @data's, when from @ra_buf */
+	struct ra_win {
+		struct kt_read_job job;
+		uint64_t *addr;
+		unsigned int next;	/* the next block the walk takes */
+		bool ready;		/* read: waited for */
+	} *ra;
+	unsigned int ra_nb, ra_cap, ra_head, ra_len;
+	struct kt_readers *readers;
+	/* kt_page_iter__on_release(): before a window's pages are read over */
+	void (*release)(void *ctx);
+	void *release_ctx;
+	bool ahead_on, ahead_end, ahead_dpage_ok;
+	uint64_t ahead_bpage, ahead_dpage, ahead_steps;
+	const struct kt_page_check *data_chk;	/* @data's, when from a window */
 };
 
 static uint64_t list_to_bpage(const struct kt_layout *l, uint64_t list)
@@ -172,110 +182,178 @@ struct kt_page_iter *kt_page_iter__new(struct kt_buffer *b, int cpu)
 	return it;
 }
 
+/* what the windows of a read-ahead may hold together */
+#define RA_MAX_BYTES	(8u << 20)
+
+/* the windows, once no reader is at them */
+static void ra_free(struct kt_page_iter *it)
+{
+	unsigned int i;
+
+	if (it->ra && it->release)
+		it->release(it->release_ctx);
+	for (i = 0; it->ra && i < it->ra_nb; i++) {
+		struct ra_win *w = &it->ra[i];
+
+		kt_readers__wait(it->readers, &w->job);
+		free(w->addr);
+		free(w->job.buf);
+		free(w->job.ok);
+		free(w->job.chk);
+		free(w->job.pages);
+	}
+	free(it->ra);
+	it->ra = NULL;
+	it->ra_nb = it->ra_len = 0;
+}
+
 void kt_page_iter__free(struct kt_page_iter *it)
 {
 	if (!it)
 		return;
-	free(it->ra_buf);
-	free(it->ra_addr);
-	free(it->ra_ok);
-	free(it->ra_chk);
-	free(it->ra_pages);
+	ra_free(it);
 	kt_seen__free(&it->seen);
 	free(it->back);
 	free(it->page);
 	free(it);
 }
 
-int kt_page_iter__set_readahead(struct kt_page_iter *it, uint32_t bytes)
+int kt_page_iter__set_readahead(struct kt_page_iter *it, uint32_t bytes,
+				struct kt_readers *readers)
 {
 	struct kt_session *s = it->s;
-	unsigned int cap = bytes / it->b->subbuf_size;
+	size_t len = it->b->subbuf_size;
+	unsigned int cap = bytes / it->b->subbuf_size, i;
+	/* a window being taken, one being read by each reader, as many waiting */
+	unsigned int nb = readers ? 2 * (unsigned int)kt_readers__nr(readers) + 1 : 1;
 
 	/* the ticket's page cache and the text's prefetch read by themselves */
-	if (it->ra_cap || !s->t.read_blocks || s->pagecache || s->prefetch || cap < 2)
+	if (it->ra || !s->t.read_blocks || s->pagecache || s->prefetch || cap < 2)
 		return 0;
-	it->ra_buf = malloc((size_t)cap * it->b->subbuf_size);
-	it->ra_addr = calloc(cap, sizeof(*it->ra_addr));
-	it->ra_ok = calloc(cap, 1);
-	it->ra_chk = calloc(cap, sizeof(*it->ra_chk));
-	it->ra_pages = calloc(cap, sizeof(*it->ra_pages));
-	if (!it->ra_buf || !it->ra_addr || !it->ra_ok || !it->ra_chk || !it->ra_pages) {
-		free(it->ra_buf);
-		free(it->ra_addr);
-		free(it->ra_ok);
-		free(it->ra_chk);
-		free(it->ra_pages);
-		it->ra_buf = NULL;
-		it->ra_addr = NULL;
-		it->ra_ok = NULL;
-		it->ra_chk = NULL;
-		it->ra_pages = NULL;
+	/* RA_MAX_BYTES in all, but at least two windows with readers */
+	if ((size_t)nb * bytes > RA_MAX_BYTES)
+		nb = RA_MAX_BYTES / bytes > 2 ? RA_MAX_BYTES / bytes : 2;
+	it->ra = calloc(nb, sizeof(*it->ra));
+	if (!it->ra)
 		return -ENOMEM;
-	}
+	it->ra_nb = nb;
 	it->ra_cap = cap;
+	it->readers = readers;
+	for (i = 0; i < nb; i++) {
+		struct ra_win *w = &it->ra[i];
+
+		w->addr = calloc(cap, sizeof(*w->addr));
+		w->job.addr = w->addr;
+		w->job.len = len;
+		w->job.buf = malloc(cap * len);
+		w->job.ok = calloc(cap, 1);
+		w->job.chk = calloc(cap, sizeof(*w->job.chk));
+		w->job.pages = calloc(cap, sizeof(*w->job.pages));
+		if (!w->addr || !w->job.buf || !w->job.ok || !w->job.chk || !w->job.pages) {
+			ra_free(it);
+			return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
 /*
- * Fill the read-ahead with the sub-buffer @dpage of @bpage and those of
- * the pages after it, as far as the walk will go: up to the commit page,
- * not past the head, while the list reads. Nothing here is counted or
- * said: the walk meets each page after this and does that; it takes a
- * sub-buffer from here only if it reads the same address, else it reads
- * the dump as without read-ahead. false: nothing read.
+ * The addresses of the next window's sub-buffers, as the walk will meet
+ * them: up to the commit page, not back to the head, while the list
+ * reads (where next_raw() stops, this stops); a page whose sub-buffer
+ * address does not read is left out, as the walk reads none. Nothing is
+ * counted or said here: the walk meets each page after this and does
+ * that. 0: the walk ends before.
  */
-static bool readahead_fill(struct kt_page_iter *it, uint64_t bpage, uint64_t dpage)
+static unsigned int ahead_collect(struct kt_page_iter *it, struct ra_win *w)
 {
 	struct kt_session *s = it->s;
+	unsigned int n = 0;
 	uint64_t raw;
-	unsigned int n = 0, i;
-	int err;
 
-	it->ra_n = it->ra_next = 0;
-	for (;;) {
-		it->ra_addr[n++] = dpage;
-		if (n == it->ra_cap || bpage == it->c->commit_page || bpage_next(s, bpage, &raw))
+	while (n < it->ra_cap && !it->ahead_end) {
+		uint64_t bpage = it->ahead_bpage;
+
+		if (it->ahead_dpage_ok)
+			w->addr[n++] = it->ahead_dpage;
+		if (bpage == it->c->commit_page || ++it->ahead_steps >= it->max_steps ||
+		    bpage_next(s, bpage, &raw) || list_to_bpage(&s->l, raw) == it->head) {
+			it->ahead_end = true;
 			break;
-		bpage = list_to_bpage(&s->l, raw);
-		if (bpage == it->head || kt_read_member(s, bpage, &s->l.bp_page, &dpage))
-			break;
+		}
+		it->ahead_bpage = list_to_bpage(&s->l, raw);
+		it->ahead_dpage_ok = !kt_read_member(s, it->ahead_bpage, &s->l.bp_page,
+						     &it->ahead_dpage);
 	}
-	if (n < 2)
-		return false;
-	kt_lock(s);
-	err = s->t.read_blocks(s->t.priv, it->ra_addr, n, it->b->subbuf_size, it->ra_buf,
-			       it->ra_ok);
-	kt_unlock(s);
-	if (err) {
-		/* the target cannot: each sub-buffer by itself from here */
-		it->ra_cap = 0;
-		return false;
-	}
-	it->ra_n = n;
-	for (i = 0; i < n; i++)
-		it->ra_pages[i] = it->ra_buf + (size_t)i * it->b->subbuf_size;
-	kt_page__check(&s->l, it->ra_pages, n, it->b->subbuf_size, it->ra_chk);
-	return true;
+	return n;
 }
 
-/* @dpage of @bpage from the read-ahead, into it->data; false: read it from the dump */
+/* windows found and handed to the readers (or read now) until the ring of them is full */
+static void ra_refill(struct kt_page_iter *it)
+{
+	while (it->ra && it->ra_len < it->ra_nb && !it->ahead_end) {
+		struct ra_win *w = &it->ra[(it->ra_head + it->ra_len) % it->ra_nb];
+		unsigned int n = ahead_collect(it, w);
+
+		if (!n)
+			break;
+		w->job.n = n;
+		w->next = 0;
+		w->ready = false;
+		kt_readers__submit(it->readers, it->s, &w->job);
+		it->ra_len++;
+	}
+}
+
+/*
+ * @dpage of @bpage from the read-ahead, into it->data; false: read it
+ * from the dump. The ahead walk starts at the first page asked for.
+ */
 static bool readahead_take(struct kt_page_iter *it, uint64_t bpage, uint64_t dpage)
 {
+	struct ra_win *w;
 	unsigned int i;
 
-	if (it->ra_next == it->ra_n && !readahead_fill(it, bpage, dpage))
-		return false;
-	i = it->ra_next++;
-	if (it->ra_addr[i] != dpage) {
+	if (!it->ahead_on) {
+		it->ahead_on = true;
+		it->ahead_bpage = bpage;
+		it->ahead_dpage = dpage;
+		it->ahead_dpage_ok = true;
+	}
+	for (;;) {
+		if (!it->ra_len)
+			ra_refill(it);
+		if (!it->ra_len)
+			return false;
+		w = &it->ra[it->ra_head];
+		if (!w->ready) {
+			kt_readers__wait(it->readers, &w->job);
+			w->ready = true;
+		}
+		if (w->job.err) {
+			/* the target cannot: each sub-buffer by itself from here */
+			ra_free(it);
+			return false;
+		}
+		if (w->next < w->job.n)
+			break;
+		/* taken whole (the walk is past its last page): read the next one into it */
+		if (it->release)
+			it->release(it->release_ctx);
+		it->ra_head = (it->ra_head + 1) % it->ra_nb;
+		it->ra_len--;
+		ra_refill(it);
+	}
+	i = w->next++;
+	if (w->addr[i] != dpage) {
 		/* the walk went elsewhere (it cannot): no more read-ahead */
-		it->ra_cap = 0;
+		ra_free(it);
 		return false;
 	}
-	if (!it->ra_ok[i])
+	if (!w->job.ok[i])
 		return false;
-	it->data = it->ra_buf + (size_t)i * it->b->subbuf_size;
-	it->data_chk = &it->ra_chk[i];
+	it->data = w->job.buf + (size_t)i * w->job.len;
+	it->data_chk = &w->job.chk[i];
 	return true;
 }
 
@@ -295,7 +373,7 @@ static int read_data_page(struct kt_page_iter *it, uint64_t bpage, bool ahead)
 	it->data = it->page;
 	it->data_chk = NULL;
 	err = kt_read_member(s, bpage, &s->l.bp_page, &dpage);
-	if (!err && ahead && it->ra_cap && readahead_take(it, bpage, dpage))
+	if (!err && ahead && it->ra && readahead_take(it, bpage, dpage))
 		return 0;
 	if (!err)
 		err = kt_prefetch__read(s, b, (int)(it->c - b->cpus), dpage, it->page,
@@ -467,6 +545,18 @@ int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cu
 			       "(commit or an event length beyond the data), skipped",
 			it->b->name, it->c->info.cpu, (unsigned long long)it->cur_bpage);
 	}
+}
+
+void kt_page_iter__on_release(struct kt_page_iter *it, void (*fn)(void *ctx), void *ctx)
+{
+	it->release = fn;
+	it->release_ctx = ctx;
+}
+
+uint8_t *kt_page_iter__window_page(struct kt_page_iter *it)
+{
+	/* a window's page comes with its check; the page read alone without */
+	return it->data_chk ? (uint8_t *)it->data : NULL;
 }
 
 uint64_t kt_page_iter__bpage(const struct kt_page_iter *it)

@@ -34,6 +34,16 @@ static int grow_to(struct kt_seen *set, size_t cap)
 
 	if (!n)
 		return -ENOMEM;
+	/*
+	 * Each page stored to first: a large calloc() is fresh mapped
+	 * memory, and the first look at a slot would map the shared zero
+	 * page, the first store then copy it and flush the TLB of every CPU
+	 * running a thread of ours (a ring of 1 GiB: 6% of trace.dat's time
+	 * with reader threads). (A memset() after malloc() is turned back
+	 * into calloc() by the compiler.)
+	 */
+	for (i = 0; i < cap; i += 4096 / sizeof(*n))
+		((volatile uint64_t *)n)[i] = 0;
 	for (i = 0; i < set->cap; i++) {
 		if (!set->slots[i])
 			continue;

@@ -35,13 +35,86 @@
 /* what one fwrite() hands stdio: large enough that it goes straight to write(2) */
 #define DAT_BUF_SIZE	(1u << 20)
 /* sub-buffers read at a time (pages.c): 64 of 4 KiB, in the cache while copied */
-#define DAT_READAHEAD	(256u << 10)
+#define DAT_READAHEAD	(1u << 20)
+
+/* at most this many pieces queued for one writev(2) (IOV_MAX is 1024) */
+#define DAT_IOV	256
+
+/* @d->buf from seg_start to its end, queued */
+static void queue_buf(struct kt_dat *d)
+{
+	if (d->buf_len > d->seg_start) {
+		d->iov[d->niov].iov_base = d->buf + d->seg_start;
+		d->iov[d->niov].iov_len = d->buf_len - d->seg_start;
+		d->iov_bytes += d->buf_len - d->seg_start;
+		d->niov++;
+		d->seg_start = d->buf_len;
+	}
+}
+
+/*
+ * The queue with writev(2) on the stream's descriptor, after what stdio
+ * holds; the stream is then set where the descriptor is (stdio keeps
+ * its own idea of the offset).
+ */
+static void write_queue(struct kt_dat *d)
+{
+	struct iovec *iov = d->iov;
+	int n = d->niov, fd = fileno(d->f);
+	off_t pos;
+
+	if (fflush(d->f) || (pos = ftello(d->f)) < 0) {
+		d->err = -errno;
+		return;
+	}
+	while (n) {
+		ssize_t w = writev(fd, iov, n > DAT_IOV ? DAT_IOV : n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			d->err = w < 0 ? -errno : -EIO;
+			return;
+		}
+		pos += w;
+		while (n && (size_t)w >= iov->iov_len) {
+			w -= (ssize_t)iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= (size_t)w;
+		}
+	}
+	if (fseeko(d->f, pos, SEEK_SET))
+		d->err = -errno;
+}
 
 void kt_dat__flush(struct kt_dat *d)
 {
-	if (!d->err && d->buf_len && fwrite(d->buf, 1, d->buf_len, d->f) != d->buf_len)
+	if (d->niov) {
+		queue_buf(d);
+		if (!d->err)
+			write_queue(d);
+	} else if (!d->err && d->buf_len && fwrite(d->buf, 1, d->buf_len, d->f) != d->buf_len) {
 		d->err = -EIO;
-	d->buf_len = 0;
+	}
+	d->buf_len = d->seg_start = d->iov_bytes = 0;
+	d->niov = 0;
+}
+
+void kt_dat__write_ref(struct kt_dat *d, const void *p, size_t n)
+{
+	if (d->err || !n)
+		return;
+	if (d->niov + 2 > DAT_IOV)
+		kt_dat__flush(d);
+	queue_buf(d);
+	d->iov[d->niov].iov_base = (void *)p;
+	d->iov[d->niov].iov_len = n;
+	d->iov_bytes += n;
+	d->niov++;
 }
 
 uint8_t *kt_dat__reserve(struct kt_dat *d, size_t n)
@@ -88,7 +161,7 @@ uint64_t kt_dat__tell(struct kt_dat *d)
 			d->err = -errno;
 		return 0;
 	}
-	return (uint64_t)(pos - d->base) + d->buf_len;
+	return (uint64_t)(pos - d->base) + d->iov_bytes + (d->buf_len - d->seg_start);
 }
 
 void kt_dat__patch(struct kt_dat *d, uint64_t pos, const void *p, size_t n)
@@ -443,14 +516,27 @@ static void zero_discard_deltas(uint8_t *out, const uint8_t *data, uint32_t pos,
 	}
 }
 
-/* the file page, built where it is written */
-static void copy_subbuf(struct kt_dat *d, struct kt_buffer *b, const struct kt_page_cursor *cur,
-			uint32_t subbuf)
+/*
+ * The file page, built where it is written: in the read-ahead's window
+ * when the sub-buffer lies in one and is a whole file page as it stands
+ * but for discarded events' deltas (then written from there at the next
+ * flush, kt_dat__write_ref()), else in the output buffer.
+ */
+static void copy_subbuf(struct kt_dat *d, struct kt_buffer *b, struct kt_page_iter *it,
+			const struct kt_page_cursor *cur, uint32_t subbuf)
 {
 	const struct kt_layout *l = &d->s->l;
 	const uint8_t *page = cur->data - l->dp_data.off;
-	uint8_t *out = kt_dat__reserve(d, d->page_size);
+	uint8_t *in = kt_page_iter__window_page(it), *out;
 
+	if (in && subbuf == d->page_size && !cur->pos && !(b->ops && b->ops->dat_fix_record)) {
+		/* reads each event's header before it writes it */
+		if (cur->discard < cur->len)
+			zero_discard_deltas(in + l->dp_data.off, cur->data, cur->discard, cur->len);
+		kt_dat__write_ref(d, in, subbuf);
+		return;
+	}
+	out = kt_dat__reserve(d, d->page_size);
 	if (!out)
 		return;
 	memcpy(out, page, subbuf);
@@ -478,6 +564,11 @@ static void copy_subbuf(struct kt_dat *d, struct kt_buffer *b, const struct kt_p
 	}
 }
 
+static void dat_flush(void *d)
+{
+	kt_dat__flush(d);
+}
+
 void kt_dat__cpu_data(struct kt_dat *d, struct kt_buffer *b, struct kt_dat_cpu *cpus)
 {
 	uint32_t subbuf = kt_buffer__subbuf_size(b);
@@ -494,13 +585,15 @@ void kt_dat__cpu_data(struct kt_dat *d, struct kt_buffer *b, struct kt_dat_cpu *
 		if (cpu >= kt_buffer__nr_cpus(b))
 			continue;
 		it = kt_page_iter__new(b, cpu);
-		if (!it || kt_page_iter__set_readahead(it, DAT_READAHEAD)) {
-			d->err = d->err ? d->err : it ? -ENOMEM : -errno;
-			kt_page_iter__free(it);
+		if (!it) {
+			d->err = d->err ? d->err : -errno;
 			return;
 		}
+		/* without the memory for it, read page by page (kdump's ulimit -v) */
+		kt_page_iter__set_readahead(it, DAT_READAHEAD, d->readers);
+		kt_page_iter__on_release(it, dat_flush, d);
 		while (!d->err && (ret = kt_page_iter__next_cursor(it, &cur)) > 0) {
-			copy_subbuf(d, b, &cur, subbuf);
+			copy_subbuf(d, b, it, &cur, subbuf);
 			cpus[cpu].size += d->page_size;
 		}
 		if (ret < 0 && !d->err)
@@ -532,10 +625,11 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 	int version = opts && opts->sz >= offsetof(struct kt_tracedat_opts, version) + sizeof(int)
 		      ? opts->version : 0;
 	FILE *spool = NULL;
-	int i, err;
+	int i, err, jobs;
 
 	d.used_only = opts && opts->sz >= offsetof(struct kt_tracedat_opts, used_only) + sizeof(bool) &&
 		      opts->used_only && s->type_used;
+	jobs = opts && opts->sz >= offsetof(struct kt_tracedat_opts, jobs) + sizeof(int) ? opts->jobs : 0;
 	if (!version) {
 		const char *env = getenv("KTRACE_DAT_VERSION");
 
@@ -592,7 +686,10 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 	}
 	d.buf_size = d.page_size > DAT_BUF_SIZE ? d.page_size : DAT_BUF_SIZE;
 	d.buf = malloc(d.buf_size);
-	if (!d.buf) {
+	d.iov = malloc(DAT_IOV * sizeof(*d.iov));
+	if (!d.buf || !d.iov) {
+		free(d.buf);
+		free(d.iov);
 		free(d.bufs);
 		return -ENOMEM;
 	}
@@ -609,7 +706,11 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 		d.f = spool;
 		d.base = 0;
 	}
+	/* none when the target does not allow it: then the calling thread reads */
+	if (jobs > 1)
+		d.readers = kt_readers__new(s, jobs);
 	err = version == 6 ? kt_dat__write_v6(&d) : kt_dat__write_v7(&d);
+	kt_readers__free(d.readers);
 	kt_dat__flush(&d);
 	if (!err)
 		err = d.err;
@@ -623,6 +724,7 @@ out:
 	if (spool)
 		fclose(spool);
 	free(d.buf);
+	free(d.iov);
 	free(d.bufs);
 	return err;
 }

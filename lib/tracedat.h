@@ -10,6 +10,7 @@
 #ifndef KTRACE_LIB_TRACEDAT_H
 #define KTRACE_LIB_TRACEDAT_H
 
+#include <sys/uio.h>
 #include "internal.h"
 
 /* option ids (trace-cmd's enum tracecmd_option_id) */
@@ -49,8 +50,18 @@ struct kt_dat {
 	int nr_bufs;
 	uint8_t *buf;		/* what is written, before it goes to @f */
 	size_t buf_len, buf_size;	/* buf_size >= page_size */
+	/*
+	 * kt_dat__write_ref(): bytes written where they lie (sub-buffers in
+	 * the read-ahead's windows), queued in order with the parts of @buf
+	 * before them (@buf from seg_start on is not queued yet), for one
+	 * writev(2) at the next flush; iov_bytes in all
+	 */
+	struct iovec *iov;
+	int niov;
+	size_t seg_start, iov_bytes;
 	int id_base;		/* added to the ids of other recorders' events */
 	bool used_only;		/* kt_tracedat_opts.used_only */
+	struct kt_readers *readers;	/* kt_tracedat_opts.jobs (readers.c), or NULL */
 };
 
 /*
@@ -61,6 +72,8 @@ struct kt_dat {
 void kt_dat__write(struct kt_dat *d, const void *p, size_t n);
 /* @n bytes at the end of d->buf to fill, or NULL after an error */
 uint8_t *kt_dat__reserve(struct kt_dat *d, size_t n);
+/* @n bytes at @p, which stay as they are until the next kt_dat__flush() */
+void kt_dat__write_ref(struct kt_dat *d, const void *p, size_t n);
 void kt_dat__flush(struct kt_dat *d);
 void kt_dat__u16(struct kt_dat *d, uint16_t v);
 void kt_dat__u32(struct kt_dat *d, uint32_t v);

@@ -1,9 +1,10 @@
 #!/bin/bash
 # Rendering on worker threads (--jobs N) changes nothing but the time: on
 # every cached fixture case (a trace array's buffers, a recorder's ring, a
-# dump with tracing off), the text and the JSON Lines with -J 1 (the
-# calling thread alone), -J 2 and -J 7 are byte-identical, and so are the
-# exit status and stderr (warnings and loss counts). On one case with a
+# dump with tracing off), the text, the JSON Lines and trace.dat (its
+# sub-buffers read and checked on reader threads) with -J 1 (the calling
+# thread alone), -J 2 and -J 7 are byte-identical, and so are the exit
+# status and stderr (warnings and loss counts). On one case with a
 # wrapped buffer, --last, a CPU list and --no-header too; and the damaged
 # dumps t-damaged.sh makes; and under kdump's ulimit -v of 64 MiB. A bad
 # count is a usage error (status 2).
@@ -31,7 +32,8 @@ same() {
 	if [ -n "$bad" ]; then
 		nok "$c: $what${bad}"
 	else
-		ok "$c: $what: -J 1, 2, 7 identical ($(wc -l <"$tmp/1.out") lines, status $rc1)"
+		ok "$c: $what: -J 1, 2, 7 identical ($(if [ "$what" = trace.dat ]; then
+			echo "$(wc -c <"$tmp/1.out") bytes"; else echo "$(wc -l <"$tmp/1.out") lines"; fi), status $rc1)"
 	fi
 }
 
@@ -50,6 +52,7 @@ for c in $(all_cases); do
 	n=$((n + 1))
 	same "$c" text -x "$VMLINUX" "$core"
 	same "$c" json -x "$VMLINUX" -j "$core"
+	same "$c" trace.dat -x "$VMLINUX" -F dat "$core"
 	if [ "${WRAPPED:-0}" = 1 ] && [ -z "$windowed" ]; then
 		windowed=1
 		same "$c" "--last 1000" -x "$VMLINUX" -n 1000 "$core"
@@ -77,6 +80,7 @@ for core in "$D"/*.elf "$D"/d31.kdump; do
 	[ "${core##*/}" = d31.kdump ] && v=$V612
 	[ -f "$v" ] || continue
 	same "damaged/${core##*/}" text -x "$v" "$core"
+	same "damaged/${core##*/}" trace.dat -x "$v" -F dat "$core"
 done
 
 # kdump's capture kernel runs ktrace-extract with a profile under ulimit -v
@@ -94,6 +98,20 @@ if [ -n "$V61" ] && [ -z "${KTRACE_SANITIZE:-}" ] &&
 		ok "k6.1 under ulimit -v 64 MiB: -J 8 as -J 1 (status $rc)"
 	else
 		nok "k6.1 under ulimit -v 64 MiB: -J 8 status $rc (-J 1: $rc1): $(head -n 1 "$tmp/p8.err")"
+	fi
+	# trace.dat of the ELF dump: its reader threads and their windows
+	core=$VMCORES/k6.1/vmcore.elf
+	if [ -f "$core" ]; then
+		"$KTRACE_BIN" -J 1 --profile "$tmp/k61.prof" -F dat "$core" >"$tmp/p1.dat" 2>/dev/null
+		rc1=$?
+		(ulimit -v 65536; exec "$KTRACE_BIN" -J 8 --profile "$tmp/k61.prof" -F dat "$core") \
+			>"$tmp/p8.dat" 2>"$tmp/p8.err"
+		rc=$?
+		if [ $rc = $rc1 ] && [ -s "$tmp/p1.dat" ] && cmp -s "$tmp/p1.dat" "$tmp/p8.dat"; then
+			ok "k6.1 under ulimit -v 64 MiB: trace.dat with -J 8 as with -J 1 (status $rc)"
+		else
+			nok "k6.1 under ulimit -v 64 MiB: trace.dat -J 8 status $rc (-J 1: $rc1): $(head -n 1 "$tmp/p8.err")"
+		fi
 	fi
 fi
 

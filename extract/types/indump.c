@@ -363,6 +363,7 @@ int kx_indump__attach(struct kx_dump *d, const struct kx_indump_opts *o,
 	t->priv = x;
 	t->read = x_read;
 	t->read_blocks = x->dt.read_blocks ? x_read_blocks : NULL;
+	t->flags = x->dt.flags & KT_TARGET_BLOCKS_MT;
 	t->symbol = x_symbol;
 	t->member = x_member;
 	t->type_size = x_type_size;

@@ -490,6 +490,13 @@ struct kt_tracedat_opts {
 	 * report prints the same, from a file a fraction of the size
 	 */
 	bool used_only;
+	/*
+	 * threads reading and checking the ring's sub-buffers ahead of the
+	 * calling thread, which copies them into the file in order (0 or 1:
+	 * none); used where the target allows it (KT_TARGET_BLOCKS_MT).
+	 * The file is the same either way.
+	 */
+	int jobs;
 };
 
 /* kt_tracedat__write() with options; @opts may be NULL */

@@ -80,7 +80,21 @@ struct kt_target {
 	 */
 	int (*read_blocks)(void *priv, const uint64_t *kvaddrs, size_t n, size_t len, void *buf,
 			   unsigned char *ok);
+
+	/*
+	 * Optional (0 when the caller's struct ends before it): KT_TARGET_*
+	 * flags, what the target promises beyond the above.
+	 */
+	unsigned int flags;
 };
+
+/*
+ * read_blocks() may be called on several threads at once, and while
+ * another thread is in read(): the target serialises what it must
+ * itself. Without it, libktrace calls the target from one thread at a
+ * time (trace.dat then reads the ring on the calling thread alone).
+ */
+#define KT_TARGET_BLOCKS_MT	(1u << 0)
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,7 @@
 #define FK_PAGE 4096u
 #define FK_DATA_OFF 16u		/* buffer_data_page.data */
 #define FK_MAX_REGIONS 4096
+#define FK_MAX_RING 640	/* pages of a ring */
 
 /* ----- fake struct layouts ----- */
 
@@ -404,7 +405,7 @@ struct fk_ring {
 	uint64_t cpu_buffer;
 	int nr_pages;
 	uint64_t reader;	/* buffer_page of the reader page */
-	uint64_t bpage[160];	/* ring buffer_pages, in list order */
+	uint64_t bpage[FK_MAX_RING];	/* ring buffer_pages, in list order */
 };
 
 /*
@@ -511,6 +512,11 @@ static FK_UNUSED struct fk_ring *fk_ring_new(struct fk_kernel *k, struct fk_buff
 	struct fk_ring *r = calloc(1, sizeof(*r));
 	int i;
 
+	if (nr_pages > FK_MAX_RING) {
+		fprintf(stderr, "fake kernel: a ring of %d pages, more than %d\n", nr_pages,
+			FK_MAX_RING);
+		abort();
+	}
 	r->k = k;
 	r->nr_pages = nr_pages;
 	r->cpu_buffer = fk_alloc(k, CB_SIZE);

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * trace.dat's read-ahead (lib/pages.c) against a fake kernel: a ring of
- * a few windows of sub-buffers with a corrupt page, a zero-filled one and
- * two unreadable ones, written once through read() alone and once with a
- * read_blocks() that leaves some blocks to read(). The file, the loss
- * counts and the warnings must be the same.
+ * trace.dat's read-ahead (lib/pages.c, lib/readers.c) against a fake
+ * kernel: a ring of a few windows of sub-buffers with corrupt pages, a
+ * zero-filled one and two unreadable ones, written through read() alone,
+ * with a read_blocks() that leaves some blocks to read(), and with that
+ * read_blocks() on reader threads (kt_tracedat_opts.jobs). The file, the
+ * loss counts and the warnings must be the same.
  */
 #include "fake-check.h"
 
-#define NR_PAGES 150	/* two windows of 64 sub-buffers and part of a third */
+#define NR_PAGES 600	/* two windows of 256 sub-buffers and part of a third */
 
+/* (counted with atomics: reader threads call read_blocks()) */
 static int blocks_calls, blocks_left;
 static uint64_t dpages[NR_PAGES];	/* the ring's sub-buffers */
 static uint64_t subbuf_reads;		/* read() calls of one of them */
@@ -23,17 +25,25 @@ static int counting_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 	return fk_read(priv, kvaddr, buf, len);
 }
 
-/* read_blocks() over the fake kernel: every seventh block left to read() */
+/*
+ * read_blocks() over the fake kernel: every seventh block left to read().
+ * fk_read() counts its calls in the kernel: the regions are looked up
+ * here, which threads may do at once.
+ */
 static int fk_read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t len, void *buf,
 			  unsigned char *ok)
 {
 	size_t i;
 
-	blocks_calls++;
+	__atomic_fetch_add(&blocks_calls, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < n; i++) {
-		ok[i] = (kvaddrs[i] / FK_PAGE) % 7 &&
-			!fk_read(priv, kvaddrs[i], (char *)buf + i * len, len);
-		blocks_left += !ok[i];
+		struct fk_region *r = fk_region(priv, kvaddrs[i], len);
+
+		ok[i] = (kvaddrs[i] / FK_PAGE) % 7 && r && !r->err;
+		if (ok[i])
+			memcpy((char *)buf + i * len, r->buf + (kvaddrs[i] - r->addr), len);
+		else
+			__atomic_fetch_add(&blocks_left, 1, __ATOMIC_RELAXED);
 	}
 	return 0;
 }
@@ -59,8 +69,9 @@ static struct fk_kernel *build(struct fk_buffer *gb, struct fk_ring **rp)
 		if (i % 3 == 0)
 			fk_padding(&pb, 64);	/* discarded: a delta to zero */
 	}
-	/* a commit past the sub-buffer */
+	/* a commit past the sub-buffer; one more at the end of a window (head + 255) */
 	fk_w64(k, fk_data_page(k, r->bpage[77]) + 8, FK_PAGE * 2);
+	fk_w64(k, fk_data_page(k, r->bpage[260]) + 8, FK_PAGE * 2);
 	fk_fail(k, fk_data_page(k, r->bpage[90]), -EFAULT);
 	fk_fail(k, fk_data_page(k, r->bpage[130]), -ENODATA);
 	*rp = r;
@@ -75,7 +86,7 @@ struct result {
 	int err;
 };
 
-static void run(bool blocks, struct result *res)
+static void run(bool blocks, int jobs, struct result *res)
 {
 	struct kt_open_opts o = { .sz = sizeof(o), .no_events = true };
 	struct fk_buffer gb;
@@ -91,6 +102,8 @@ static void run(bool blocks, struct result *res)
 	t.read = counting_read;
 	if (blocks)
 		t.read_blocks = fk_read_blocks;
+	if (jobs > 1)
+		t.flags = KT_TARGET_BLOCKS_MT;
 	logf = open_memstream(&res->log, &log_len);
 	o.log = logf;
 	s = kt_session__open(&t, &o);
@@ -99,7 +112,9 @@ static void run(bool blocks, struct result *res)
 		res->err = -1;
 	} else {
 		subbuf_reads = 0;
-		res->err = kt_tracedat__write(s, NULL, f);
+		struct kt_tracedat_opts dopts = { .sz = sizeof(dopts), .jobs = jobs };
+
+		res->err = kt_tracedat__write_opts(s, NULL, f, &dopts);
 		res->subbuf_reads = subbuf_reads;
 		kt_buffer__loss(kt_session__find_buffer(s, "global"), &res->loss);
 		fflush(f);
@@ -117,12 +132,21 @@ static void run(bool blocks, struct result *res)
 	free(r);
 }
 
+static void same(const struct result *a, const struct result *b, const char *how)
+{
+	CHECK(a->dat_len == b->dat_len && a->dat && b->dat && !memcmp(a->dat, b->dat, a->dat_len),
+	      "%s: the same trace.dat (%zu bytes)", how, a->dat_len);
+	CHECK(!memcmp(&a->loss, &b->loss, sizeof(a->loss)), "%s: the same loss counts", how);
+	CHECK_STR(b->log, a->log, "the same warnings");
+}
+
 int main(void)
 {
-	struct result plain, ahead;
+	struct result plain, ahead, threads;
+	int calls;
 
-	run(false, &plain);
-	run(true, &ahead);
+	run(false, 1, &plain);
+	run(true, 1, &ahead);
 	CHECK(!plain.err && !ahead.err, "trace.dat written both ways (%d, %d)", plain.err,
 	      ahead.err);
 	CHECK(blocks_calls >= 3, "read_blocks() read the ring a window at a time (%d calls)",
@@ -133,18 +157,26 @@ int main(void)
 	      ahead.subbuf_reads - blocks_left == plain.subbuf_reads - NR_PAGES,
 	      "read() reads only the sub-buffers read_blocks() left: %llu of %llu",
 	      (unsigned long long)ahead.subbuf_reads, (unsigned long long)plain.subbuf_reads);
-	CHECK(plain.dat_len == ahead.dat_len && plain.dat &&
-	      !memcmp(plain.dat, ahead.dat, plain.dat_len),
-	      "the same trace.dat (%zu bytes)", plain.dat_len);
-	CHECK(!memcmp(&plain.loss, &ahead.loss, sizeof(plain.loss)), "the same loss counts");
-	CHECK_U64(ahead.loss.pages_corrupt, 1, "the corrupt page counted");
+	same(&plain, &ahead, "read-ahead");
+	CHECK_U64(ahead.loss.pages_corrupt, 2, "the corrupt pages counted");
 	CHECK_U64(ahead.loss.pages_zero, 1, "the zero-filled page counted");
 	CHECK_U64(ahead.loss.pages_unreadable, 1, "the unreadable page counted");
 	CHECK_U64(ahead.loss.pages_filtered, 1, "the filtered page counted");
-	CHECK_STR(ahead.log, plain.log, "the same warnings");
+
+	calls = blocks_calls;
+	run(true, 3, &threads);
+	CHECK(!threads.err, "trace.dat written with three reader threads (%d)", threads.err);
+	CHECK(blocks_calls - calls >= 3, "the readers read it a window at a time (%d calls)",
+	      blocks_calls - calls);
+	CHECK(threads.subbuf_reads == ahead.subbuf_reads,
+	      "read() read the same sub-buffers as without threads (%llu)",
+	      (unsigned long long)threads.subbuf_reads);
+	same(&plain, &threads, "reader threads");
 	free(plain.dat);
 	free(plain.log);
 	free(ahead.dat);
 	free(ahead.log);
+	free(threads.dat);
+	free(threads.log);
 	return fk_failed;
 }
