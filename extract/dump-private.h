@@ -71,6 +71,16 @@ struct kx_dump {
 	 * blocks is done outside it (KT_TARGET_BLOCKS_MT).
 	 */
 	pthread_mutex_t lock;
+	/*
+	 * Contexts of libkdumpfile's on the same file (or kdump_clone()s of
+	 * @ctx), one per other thread that called kx_dump__read_blocks() on a
+	 * dump not read directly (a compressed one), so pages are inflated on
+	 * several threads (thread_ctx() in dump-read.c). Freed with @ctx.
+	 */
+	kdump_ctx_t **clones;
+	size_t nclones;
+	unsigned long id;	/* tells this dump from an earlier one at the same address */
+	pthread_t owner;	/* the thread that opened it: it reads with @ctx */
 };
 
 enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen);

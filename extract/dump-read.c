@@ -15,6 +15,7 @@
  * and its pfn looked up in the RAM bitmap.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +174,82 @@ static uint64_t block_offset(struct kx_dump *d, uint64_t kvaddr, size_t len)
 }
 
 /*
+ * This thread's context of @d (made on its first call), or NULL: a
+ * context of its own on the same file, so that readers share no cache
+ * and no lock in libkdumpfile (clones share both: two readers then spent
+ * a fifth of their time waking each other); a clone if that fails, and
+ * past KX_OWN_CTX_MAX of them (memory).
+ */
+#define KX_OWN_CTX_MAX	2
+
+static kdump_ctx_t *thread_ctx(struct kx_dump *d)
+{
+	static __thread unsigned long tl_id;
+	static __thread kdump_ctx_t *tl_ctx;
+	kdump_ctx_t **n, *c = NULL;
+
+	if (tl_id == d->id)
+		return tl_ctx;
+	pthread_mutex_lock(&d->lock);
+	n = realloc(d->clones, (d->nclones + 1) * sizeof(*n));
+	if (n) {
+		d->clones = n;
+		/* each has its own cache and tables (~6 MiB): the first few */
+		c = d->nclones < KX_OWN_CTX_MAX ? kdump_new() : NULL;
+		if (!c) {
+			c = kdump_clone(d->ctx, 0);
+		} else {
+			kdump_set_number_attr(c, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER);
+			kdump_set_number_attr(c, "cache.size", KX_KDUMP_CACHE);
+			if (kdump_open_fd(c, d->flat ? kx_flat__fd(d->flat) : d->fd) != KDUMP_OK ||
+			    kdump_set_string_attr(c, KDUMP_ATTR_OSTYPE, "linux") != KDUMP_OK) {
+				kdump_free(c);
+				c = kdump_clone(d->ctx, 0);
+			}
+		}
+		if (c)
+			d->clones[d->nclones++] = c;
+	}
+	pthread_mutex_unlock(&d->lock);
+	tl_id = d->id;
+	tl_ctx = c;
+	return c;
+}
+
+/*
+ * A dump libkdumpfile reads (compressed: each page inflated), block by
+ * block, on the dump's context on the thread that opened it (under the
+ * lock), on one of this thread's own elsewhere: readers on several
+ * threads inflate pages side by side. What fails is left to read().
+ */
+static int read_blocks_lib(struct kx_dump *d, const uint64_t *kvaddrs, size_t n, size_t len,
+			   void *buf, unsigned char *ok)
+{
+	bool own = pthread_equal(pthread_self(), d->owner);
+	kdump_ctx_t *c = own ? d->ctx : thread_ctx(d);
+	size_t i;
+
+	if (!c)
+		return -ENOTSUP;
+	if (own)
+		pthread_mutex_lock(&d->lock);
+	for (i = 0; i < n; i++) {
+		size_t got = len;
+
+		if (kvaddrs[i] < d->kernel_min || kvaddrs[i] + len - 1 < kvaddrs[i])
+			continue;
+		if (kdump_read(c, KDUMP_KVADDR, kvaddrs[i], (char *)buf + i * len, &got) ==
+		    KDUMP_OK && got == len)
+			ok[i] = 1;
+		else
+			kdump_clear_err(c);
+	}
+	if (own)
+		pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+/*
  * Blocks whose file bytes follow each other, in the order asked or in
  * the reverse order (the kernel allocates a ring's pages from the top of
  * a free block down), are read with one preadv(2) straight into their
@@ -190,6 +267,8 @@ int kx_dump__read_blocks(void *priv, const uint64_t *kvaddrs, size_t n, size_t l
 	int dir;
 
 	memset(ok, 0, n);
+	if (!d->seg && !d->elf_ok_start)
+		return read_blocks_lib(d, kvaddrs, n, len, buf, ok);
 	if (!d->seg || !d->axctx || !d->axsys)
 		return -ENOTSUP;
 	for (base = 0; base < n; base += m) {

@@ -354,6 +354,8 @@ unknown:
 	return KX_ERR_DUMP;
 }
 
+static unsigned long kx_dump_ids;
+
 struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opts,
 			      enum kx_error *err, char *msg, size_t msglen)
 {
@@ -371,6 +373,8 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 		goto out;
 	}
 	pthread_mutex_init(&d->lock, NULL);
+	d->id = __atomic_add_fetch(&kx_dump_ids, 1, __ATOMIC_RELAXED);
+	d->owner = pthread_self();
 	d->fd = -1;
 	d->vml.fd = -1;
 	d->verbose = opts->verbose;
@@ -454,6 +458,9 @@ void kx_dump__close(struct kx_dump *d)
 	kx_types__close(d->types);
 	kx_symtab__free(d->symtab);
 	kx_vmlinux__close(&d->vml);
+	while (d->nclones)
+		kdump_free(d->clones[--d->nclones]);
+	free(d->clones);
 	if (d->ctx)
 		kdump_free(d->ctx);
 	kx_flat__close(d->flat);
@@ -527,7 +534,12 @@ void kx_dump__target(struct kx_dump *d, struct kt_target *t)
 	t->priv = d;
 	t->read = kx_dump__read;
 	/* a whole ELF dump is read with pread(2): many sub-buffers at a time */
-	if (d->seg) {
+	/*
+	 * a whole ELF dump is read with pread(2); another but a cut ELF one
+	 * (whose reads are checked against what the file holds) through
+	 * libkdumpfile on clones of its context, on the readers' threads
+	 */
+	if (d->seg || !d->elf_ok_start) {
 		t->read_blocks = kx_dump__read_blocks;
 		t->flags |= KT_TARGET_BLOCKS_MT;
 	}

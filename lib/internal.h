@@ -547,6 +547,14 @@ void kt_fgraph__header(struct kt_fgraph *g, FILE *out);
 bool kt_fgraph__record(struct kt_fgraph *g, struct kt_iter *it, const struct kt_record *r,
 		       struct trace_seq *q);
 
+/*
+ * kallsyms.c: kt_session__kallsym(), but a name not expanded yet is
+ * expanded into @buf (@len bytes) and not kept: a walk over every entry
+ * (trace.dat's kallsyms) does not keep ~100,000 names in memory.
+ */
+int kt_kallsyms__entry(struct kt_session *s, int idx, uint64_t *addr, char *type,
+		       const char **name, char *buf, size_t len);
+
 /* pages.c */
 int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cur);
 /*

@@ -693,6 +693,28 @@ int kt_session__kallsym(struct kt_session *s, int idx, uint64_t *addr, char *typ
 	return 1;
 }
 
+int kt_kallsyms__entry(struct kt_session *s, int idx, uint64_t *addr, char *type,
+		       const char **name, char *buf, size_t len)
+{
+	struct kt_kallsyms *k = kallsyms(s);
+	uint32_t i;
+
+	if (!k || idx < 0 || (uint32_t)idx >= k->num)
+		return 0;
+	i = k->by_addr[idx];
+	*addr = k->addr[i];
+	if (__atomic_load_n(&k->pool, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&k->lazy[i], __ATOMIC_ACQUIRE) ||
+	    (size_t)comp_len_of(k, i) * k->maxtl + 1 > len) {
+		*name = name_of(k, i);
+	} else {
+		expand(k, i, buf);
+		*name = buf + 1;
+	}
+	*type = (*name)[-1];
+	return 1;
+}
+
 int kt_session__track_used(struct kt_session *s, bool on)
 {
 	struct kt_kallsyms *k;

@@ -352,7 +352,7 @@ void kt_dat__kallsyms(struct kt_dat *d)
 {
 	uint64_t pos = kt_dat__tell(d), size = 0, addr;
 	const char *name;
-	char line[KT_MAX_STR + 40], type;
+	char line[KT_MAX_STR + 40], nbuf[KT_MAX_STR], type;
 	uint32_t *list = NULL;
 	/* with used_only, the entries of the list alone (-1: every entry) */
 	long nlist = d->used_only ? kt_kallsyms__needed_list(d->s, &list) : -1, li;
@@ -365,7 +365,8 @@ void kt_dat__kallsyms(struct kt_dat *d)
 		int j;
 
 		i = nlist < 0 ? (int)li : (int)list[li];
-		if (kt_session__kallsym(d->s, i, &addr, &type, &name) != 1 || d->err)
+		if (kt_kallsyms__entry(d->s, i, &addr, &type, &name, nbuf, sizeof(nbuf)) != 1 ||
+		    d->err)
 			break;
 		len = strlen(name);
 		if (len + 20 >= sizeof(line))
