@@ -35,27 +35,45 @@ struct kt_kallsyms {
 	uint32_t *name_off;	/* into pool, once all_names() made it */
 	char *pool;
 	uint32_t *by_addr;	/* indexes sorted by address */
+	/*
+	 * the addresses in address order (@addr itself when the table was
+	 * in order), and every LOOKUP_STRIDE-th of them (@top, @ntop): a
+	 * lookup searches @top, which stays in the cache, then one stretch
+	 */
+	uint64_t *saddr, *top;
+	uint32_t ntop;
 	uint32_t *by_name;	/* indexes sorted by name, built on first find */
 	uint64_t text;		/* _text: below it are per-CPU offsets, not code */
 	uint64_t serial;	/* names this table for lookup_cache */
 };
 
 /*
- * The symbol last found, per thread: the records of a trace name the
+ * The symbols last found, per thread: the records of a trace name the
  * same few functions over and over (the function tracer, trace_printk()
  * call sites), and each lookup is a binary search over some 100,000
- * symbols. An address in [lo, hi) has the same answer.
+ * symbols. An address in [lo, hi) has the same answer. Four of them,
+ * by the address's cache line: the function tracer's records name a
+ * function and its caller by turns, which one entry would lose each time.
+ * (Small: the crash extension is dlopen()ed, its TLS comes out of a
+ * small reserve.)
  */
+#define LOOKUP_WAYS 4
 static uint64_t kallsyms_serial;
 static __thread struct {
 	uint64_t serial, lo, hi, start, size;
 	uint32_t idx, pos;	/* the entry, and its place in address order */
-} lookup_cache;
+} lookup_cache[LOOKUP_WAYS];
+
+/* every LOOKUP_STRIDE-th address in address order: the search's first level */
+#define LOOKUP_STRIDE 64
 
 void kt_kallsyms__free(struct kt_kallsyms *k)
 {
 	if (!k)
 		return;
+	if (k->saddr != k->addr)
+		free(k->saddr);
+	free(k->top);
 	free(k->addr);
 	if (k->lazy) {
 		uint32_t i;
@@ -502,6 +520,15 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 	}
 	if (!sorted)
 		qsort_r(k->by_addr, num, 4, cmp_addr, k);
+	k->saddr = sorted ? k->addr : malloc((size_t)num * 8);
+	k->ntop = (num + LOOKUP_STRIDE - 1) / LOOKUP_STRIDE;
+	k->top = malloc((size_t)k->ntop * 8);
+	if (!k->saddr || !k->top)
+		goto nomem;
+	for (i = 0; !sorted && i < num; i++)
+		k->saddr[i] = k->addr[k->by_addr[i]];
+	for (i = 0; i < k->ntop; i++)
+		k->top[i] = k->saddr[i * LOOKUP_STRIDE];
 	/*
 	 * _text: when the target knows its address, the entries there are
 	 * looked at alone (expanding every name costs a tenth of a small
@@ -610,58 +637,77 @@ static struct kt_kallsyms *kallsyms(struct kt_session *s)
  * its size (up to the next symbol at a higher address) and, for a
  * module's symbol, the module's name (else NULL).
  */
-const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
-			     uint64_t *size, const char **module)
+/* the last place in address order at or below @addr (not below the first) */
+static uint32_t place_of(const struct kt_kallsyms *k, uint64_t addr)
 {
-	struct kt_kallsyms *k = kallsyms(s);
-	uint32_t lo = 0, hi, nx;
+	uint32_t lo = 0, hi = k->ntop;
 
-	*module = NULL;
-	if (k && lookup_cache.serial == k->serial && addr >= lookup_cache.lo &&
-	    addr < lookup_cache.hi) {
-		*start = lookup_cache.start;
-		*size = lookup_cache.size;
-		if (s->sym_used)
-			kt_used__mark(s->sym_used, lookup_cache.pos);
-		return name_of(k, lookup_cache.idx);
-	}
-	if (!k || !k->num || addr < k->addr[k->by_addr[0]] || addr < k->text)
-		return kt_modsyms__lookup(s, addr, start, size, module);
-	hi = k->num;
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (k->addr[k->by_addr[mid]] <= addr)
+		if (k->top[mid] <= addr)
 			lo = mid;
 		else
 			hi = mid;
 	}
+	lo *= LOOKUP_STRIDE;
+	hi = k->num - lo > LOOKUP_STRIDE ? lo + LOOKUP_STRIDE : k->num;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (k->saddr[mid] <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
+			     uint64_t *size, const char **module)
+{
+	struct kt_kallsyms *k = kallsyms(s);
+	unsigned int way = (unsigned int)(addr >> 6) % LOOKUP_WAYS;
+	uint32_t lo, nx;
+
+	*module = NULL;
+	if (k && lookup_cache[way].serial == k->serial && addr >= lookup_cache[way].lo &&
+	    addr < lookup_cache[way].hi) {
+		*start = lookup_cache[way].start;
+		*size = lookup_cache[way].size;
+		if (s->sym_used)
+			kt_used__mark(s->sym_used, lookup_cache[way].pos);
+		return name_of(k, lookup_cache[way].idx);
+	}
+	if (!k || !k->num || addr < k->saddr[0] || addr < k->text)
+		return kt_modsyms__lookup(s, addr, start, size, module);
+	lo = place_of(k, addr);
 	/*
 	 * Past the last symbol of vmlinux (its end marker, _end or similar)
 	 * lie module addresses: they are not the last symbol's, and kallsyms
 	 * of the dump's vmlinux cannot name them.
 	 */
-	if (lo == k->num - 1 && addr != k->addr[k->by_addr[lo]])
+	if (lo == k->num - 1 && addr != k->saddr[lo])
 		return kt_modsyms__lookup(s, addr, start, size, module);
 	/*
 	 * Of symbols at one address the kernel names the first in its table
 	 * (get_symbol_pos(): "search for the first aliased symbol"); 5.10's
 	 * __softirqentry_text_start before __do_softirq, for one
 	 */
-	while (lo && k->addr[k->by_addr[lo - 1]] == k->addr[k->by_addr[lo]])
+	while (lo && k->saddr[lo - 1] == k->saddr[lo])
 		lo--;
-	*start = k->addr[k->by_addr[lo]];
-	for (nx = lo + 1; nx < k->num && k->addr[k->by_addr[nx]] == *start; nx++)
+	*start = k->saddr[lo];
+	for (nx = lo + 1; nx < k->num && k->saddr[nx] == *start; nx++)
 		;
-	*size = nx < k->num ? k->addr[k->by_addr[nx]] - *start : 0;
+	*size = nx < k->num ? k->saddr[nx] - *start : 0;
 	if (*size) {
-		lookup_cache.serial = k->serial;
-		lookup_cache.lo = *start > k->text ? *start : k->text;
-		lookup_cache.hi = *start + *size;
-		lookup_cache.start = *start;
-		lookup_cache.size = *size;
-		lookup_cache.idx = k->by_addr[lo];
-		lookup_cache.pos = lo;
+		lookup_cache[way].serial = k->serial;
+		lookup_cache[way].lo = *start > k->text ? *start : k->text;
+		lookup_cache[way].hi = *start + *size;
+		lookup_cache[way].start = *start;
+		lookup_cache[way].size = *size;
+		lookup_cache[way].idx = k->by_addr[lo];
+		lookup_cache[way].pos = lo;
 	}
 	if (s->sym_used)
 		kt_used__mark(s->sym_used, lo);
