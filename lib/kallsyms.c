@@ -17,6 +17,7 @@
  * standalone extractor takes every symbol from them when the dump is
  * all it has (kt_kallsyms__load(), kt_kallsyms__find()).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -37,35 +38,85 @@ struct kt_kallsyms {
 	uint32_t *by_addr;	/* indexes sorted by address */
 	/*
 	 * the addresses in address order (@addr itself when the table was
-	 * in order), and every LOOKUP_STRIDE-th of them (@top, @ntop): a
-	 * lookup searches @top, which stays in the cache, then one stretch
+	 * in order), and an index of them by address from _text on: bucket
+	 * i of @bucket is the last place at or below _text + (i << @shift),
+	 * so a lookup searches only the few places between two buckets
 	 */
-	uint64_t *saddr, *top;
-	uint32_t ntop;
+	uint64_t *saddr;
+	uint32_t *bucket, nbucket;
+	unsigned int shift;
+	uint64_t base;		/* _text, or the lowest address if above it */
 	uint32_t *by_name;	/* indexes sorted by name, built on first find */
 	uint64_t text;		/* _text: below it are per-CPU offsets, not code */
 	uint64_t serial;	/* names this table for lookup_cache */
 };
 
 /*
- * The symbols last found, per thread: the records of a trace name the
- * same few functions over and over (the function tracer, trace_printk()
- * call sites), and each lookup is a binary search over some 100,000
- * symbols. An address in [lo, hi) has the same answer. Four of them,
- * by the address's cache line: the function tracer's records name a
- * function and its caller by turns, which one entry would lose each time.
- * (Small: the crash extension is dlopen()ed, its TLS comes out of a
- * small reserve.)
+ * The symbols found, per thread, by address: the records of a trace name
+ * the same few thousand addresses over and over (the function tracer's
+ * functions and their callers, trace_printk() call sites), and a lookup
+ * that misses costs some cache misses (the index, the addresses, the
+ * name). LOOKUP_SLOTS of them, direct-mapped by a hash of the address;
+ * the table is malloc()ed on a thread's first lookup and freed when the
+ * thread ends (the TLS itself stays small: the crash extension is
+ * dlopen()ed, and its TLS comes out of a small reserve).
  */
-#define LOOKUP_WAYS 4
+#define LOOKUP_SLOTS 4096
+struct lookup_slot {
+	uint64_t addr, start, size;
+	const char *name;
+	uint32_t pos;		/* its place in address order */
+};
+struct lookup_cache {
+	uint64_t serial;	/* the table's, kt_kallsyms.serial */
+	struct lookup_slot slot[LOOKUP_SLOTS];
+};
 static uint64_t kallsyms_serial;
-static __thread struct {
-	uint64_t serial, lo, hi, start, size;
-	uint32_t idx, pos;	/* the entry, and its place in address order */
-} lookup_cache[LOOKUP_WAYS];
+static __thread struct lookup_cache *lookup_cache;
+static pthread_key_t lookup_key;
+static pthread_once_t lookup_once = PTHREAD_ONCE_INIT;
+static bool lookup_key_ok;
 
-/* every LOOKUP_STRIDE-th address in address order: the search's first level */
-#define LOOKUP_STRIDE 64
+static void lookup_key_init(void)
+{
+	lookup_key_ok = !pthread_key_create(&lookup_key, free);
+}
+
+/* this thread's cache for @k, emptied when it was another table's; NULL: none */
+static struct lookup_cache *lookup_cache_of(const struct kt_kallsyms *k)
+{
+	struct lookup_cache *c = lookup_cache;
+
+	if (!c) {
+		pthread_once(&lookup_once, lookup_key_init);
+		if (!lookup_key_ok)
+			return NULL;
+		c = malloc(sizeof(*c));
+		if (!c)
+			return NULL;
+		if (pthread_setspecific(lookup_key, c)) {
+			free(c);
+			return NULL;
+		}
+		c->serial = 0;
+		lookup_cache = c;
+	}
+	if (c->serial != k->serial) {
+		/* an address of 0 is never looked up here: below _text */
+		memset(c->slot, 0, sizeof(c->slot));
+		c->serial = k->serial;
+	}
+	return c;
+}
+
+static unsigned int lookup_hash(uint64_t addr)
+{
+	return (unsigned int)(((addr >> 2) * 0x9e3779b97f4a7c15ull) >> 52) % LOOKUP_SLOTS;
+}
+
+/* a bucket of the address index spans 4 KiB, more when the table spans more than 1 GiB */
+#define BUCKET_SHIFT 12
+#define BUCKET_MAX (1u << 18)
 
 void kt_kallsyms__free(struct kt_kallsyms *k)
 {
@@ -73,7 +124,7 @@ void kt_kallsyms__free(struct kt_kallsyms *k)
 		return;
 	if (k->saddr != k->addr)
 		free(k->saddr);
-	free(k->top);
+	free(k->bucket);
 	free(k->addr);
 	if (k->lazy) {
 		uint32_t i;
@@ -447,6 +498,35 @@ static int load_addrs(const struct kt_target *s, struct kt_kallsyms *k)
 static int cmp_name(const void *a, const void *b, void *ctx);
 
 /*
+ * The address index (see struct kt_kallsyms) from @base = max(_text, the
+ * lowest address) up: a lookup is below it only for per-CPU offsets and
+ * module addresses, which are not looked up here.
+ */
+static int build_index(struct kt_kallsyms *k)
+{
+	uint64_t last = k->saddr[k->num - 1], span;
+	uint32_t i, p = 0;
+
+	k->base = k->saddr[0] > k->text ? k->saddr[0] : k->text;
+	span = last > k->base ? last - k->base : 0;
+	k->shift = BUCKET_SHIFT;
+	while ((span >> k->shift) >= BUCKET_MAX)
+		k->shift++;
+	k->nbucket = last >= k->base ? (uint32_t)(span >> k->shift) + 1 : 0;
+	k->bucket = malloc((size_t)k->nbucket * 4 + 4);
+	if (!k->bucket)
+		return -ENOMEM;
+	for (i = 0; i < k->nbucket; i++) {
+		uint64_t b = k->base + ((uint64_t)i << k->shift);
+
+		while (p + 1 < k->num && k->saddr[p + 1] <= b)
+			p++;
+		k->bucket[i] = p;
+	}
+	return 0;
+}
+
+/*
  * The address kt_kallsyms__find() gives for @name (the least entry of
  * that name in its order), 0 if none, by one pass: a single name does
  * not need the table sorted by name (a sort of every name, a sixth of a
@@ -521,14 +601,10 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 	if (!sorted)
 		qsort_r(k->by_addr, num, 4, cmp_addr, k);
 	k->saddr = sorted ? k->addr : malloc((size_t)num * 8);
-	k->ntop = (num + LOOKUP_STRIDE - 1) / LOOKUP_STRIDE;
-	k->top = malloc((size_t)k->ntop * 8);
-	if (!k->saddr || !k->top)
+	if (!k->saddr)
 		goto nomem;
 	for (i = 0; !sorted && i < num; i++)
 		k->saddr[i] = k->addr[k->by_addr[i]];
-	for (i = 0; i < k->ntop; i++)
-		k->top[i] = k->saddr[i * LOOKUP_STRIDE];
 	/*
 	 * _text: when the target knows its address, the entries there are
 	 * looked at alone (expanding every name costs a tenth of a small
@@ -551,6 +627,8 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 	}
 	if (!k->text)
 		k->text = find_once(k, "_text");
+	if (build_index(k))
+		goto nomem;
 	k->serial = __atomic_add_fetch(&kallsyms_serial, 1, __ATOMIC_RELAXED);
 	return k;
 nomem:
@@ -633,25 +711,18 @@ static struct kt_kallsyms *kallsyms(struct kt_session *s)
 }
 
 /*
- * The symbol containing @addr, as kallsyms_lookup() answers: its start,
- * its size (up to the next symbol at a higher address) and, for a
- * module's symbol, the module's name (else NULL).
+ * the last place in address order at or below @addr, which is at or
+ * above the index's base and the lowest address
  */
-/* the last place in address order at or below @addr (not below the first) */
 static uint32_t place_of(const struct kt_kallsyms *k, uint64_t addr)
 {
-	uint32_t lo = 0, hi = k->ntop;
+	uint64_t i = (addr - k->base) >> k->shift;
+	uint32_t lo, hi;
 
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (k->top[mid] <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	lo *= LOOKUP_STRIDE;
-	hi = k->num - lo > LOOKUP_STRIDE ? lo + LOOKUP_STRIDE : k->num;
+	if (i >= k->nbucket)
+		return k->num - 1;
+	lo = k->bucket[i];
+	hi = i + 1 < k->nbucket ? k->bucket[i + 1] + 1 : k->num;
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
@@ -663,24 +734,34 @@ static uint32_t place_of(const struct kt_kallsyms *k, uint64_t addr)
 	return lo;
 }
 
+/*
+ * The symbol containing @addr, as kallsyms_lookup() answers: its start,
+ * its size (up to the next symbol at a higher address) and, for a
+ * module's symbol, the module's name (else NULL).
+ */
 const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *start,
 			     uint64_t *size, const char **module)
 {
 	struct kt_kallsyms *k = kallsyms(s);
-	unsigned int way = (unsigned int)(addr >> 6) % LOOKUP_WAYS;
+	struct lookup_cache *c;
+	struct lookup_slot *e = NULL;
+	const char *name;
 	uint32_t lo, nx;
 
 	*module = NULL;
-	if (k && lookup_cache[way].serial == k->serial && addr >= lookup_cache[way].lo &&
-	    addr < lookup_cache[way].hi) {
-		*start = lookup_cache[way].start;
-		*size = lookup_cache[way].size;
-		if (s->sym_used)
-			kt_used__mark(s->sym_used, lookup_cache[way].pos);
-		return name_of(k, lookup_cache[way].idx);
-	}
 	if (!k || !k->num || addr < k->saddr[0] || addr < k->text)
 		return kt_modsyms__lookup(s, addr, start, size, module);
+	c = lookup_cache_of(k);
+	if (c) {
+		e = &c->slot[lookup_hash(addr)];
+		if (e->addr == addr) {
+			*start = e->start;
+			*size = e->size;
+			if (s->sym_used)
+				kt_used__mark(s->sym_used, e->pos);
+			return e->name;
+		}
+	}
 	lo = place_of(k, addr);
 	/*
 	 * Past the last symbol of vmlinux (its end marker, _end or similar)
@@ -700,18 +781,17 @@ const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *star
 	for (nx = lo + 1; nx < k->num && k->saddr[nx] == *start; nx++)
 		;
 	*size = nx < k->num ? k->saddr[nx] - *start : 0;
-	if (*size) {
-		lookup_cache[way].serial = k->serial;
-		lookup_cache[way].lo = *start > k->text ? *start : k->text;
-		lookup_cache[way].hi = *start + *size;
-		lookup_cache[way].start = *start;
-		lookup_cache[way].size = *size;
-		lookup_cache[way].idx = k->by_addr[lo];
-		lookup_cache[way].pos = lo;
-	}
 	if (s->sym_used)
 		kt_used__mark(s->sym_used, lo);
-	return name_of(k, k->by_addr[lo]);
+	name = name_of(k, k->by_addr[lo]);
+	if (e && name) {
+		e->addr = addr;
+		e->start = *start;
+		e->size = *size;
+		e->name = name;
+		e->pos = lo;
+	}
+	return name;
 }
 
 const char *kt_session__symbol(struct kt_session *s, uint64_t addr, uint64_t *start)

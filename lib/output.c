@@ -352,11 +352,88 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 }
 
 /*
+ * The context columns are most of a line's cost (a function tracer's
+ * record has little else), so they are put together by hand in a small
+ * buffer and given to the trace_seq at once; each helper is the printf
+ * conversion its comment names, and returns the end of what it wrote.
+ */
+
+/* "%*d" (@width > 0), "%-*d" (@width < 0) or "%0*d" (@zero) of @v */
+static char *put_dec(char *p, int64_t v, int width, bool zero)
+{
+	char tmp[24], *t = tmp + sizeof(tmp);
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	bool left = width < 0;
+	int len, pad;
+
+	do {
+		*--t = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	len = (int)(tmp + sizeof(tmp) - t) + (v < 0);
+	pad = (left ? -width : width) - len;
+	if (!left && !zero)
+		for (; pad > 0; pad--)
+			*p++ = ' ';
+	if (v < 0)
+		*p++ = '-';
+	if (zero)
+		for (; pad > 0; pad--)
+			*p++ = '0';
+	memcpy(p, t, (size_t)(tmp + sizeof(tmp) - t));
+	p += tmp + sizeof(tmp) - t;
+	if (left)
+		for (; pad > 0; pad--)
+			*p++ = ' ';
+	return p;
+}
+
+/* "%*llu" of @v */
+static char *put_udec(char *p, uint64_t v, int width)
+{
+	char tmp[24], *t = tmp + sizeof(tmp);
+	int len;
+
+	do {
+		*--t = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	len = (int)(tmp + sizeof(tmp) - t);
+	for (; width > len; width--)
+		*p++ = ' ';
+	memcpy(p, t, (size_t)len);
+	return p + len;
+}
+
+/* "%x" of @v */
+static char *put_hexdigits(char *p, unsigned v)
+{
+	char tmp[8], *t = tmp + sizeof(tmp);
+
+	do {
+		*--t = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	memcpy(p, t, (size_t)(tmp + sizeof(tmp) - t));
+	return p + (tmp + sizeof(tmp) - t);
+}
+
+/* "%x" of @v, or '.' for 0 */
+static char *put_hex_or_dot(char *p, unsigned v)
+{
+	if (!v) {
+		*p++ = '.';
+		return p;
+	}
+	return put_hexdigits(p, v);
+}
+
+/*
  * trace_print_lat_fmt(): irqs-off, need-resched, hard/softirq, preempt,
  * migrate. @lazy_pc: the entry's preempt_lazy_count, -1 when it has none.
+ * At most 9 characters.
  */
-static void put_lat(struct kt_session *s, struct trace_seq *q, unsigned flags, unsigned pc,
-		    int lazy_pc)
+static char *put_lat(struct kt_session *s, char *p, unsigned flags, unsigned pc, int lazy_pc)
 {
 	bool nmi = flags & s->fl.nmi, hardirq = flags & s->fl.hardirq;
 	bool softirq = flags & s->fl.softirq, bh_off = s->fl.bh_off && (flags & s->fl.bh_off);
@@ -378,20 +455,13 @@ static void put_lat(struct kt_session *s, struct trace_seq *q, unsigned flags, u
 		 * own ('L'), and the lazy preempt count comes between
 		 * preempt-depth and migrate-disable
 		 */
-		trace_seq_printf(q, "%c%c%c%c", a, nr && !pr ? 'n' : '.', lazy ? 'L' : '.', c);
-		if (pc & 0xf)
-			trace_seq_printf(q, "%x", pc & 0xf);
-		else
-			trace_seq_putc(q, '.');
-		if (lazy_pc)
-			trace_seq_printf(q, "%x", (unsigned)lazy_pc);
-		else
-			trace_seq_putc(q, '.');
-		if (pc & 0xf0)
-			trace_seq_printf(q, "%x", pc >> 4);
-		else
-			trace_seq_putc(q, '.');
-		return;
+		*p++ = a;
+		*p++ = nr && !pr ? 'n' : '.';
+		*p++ = lazy ? 'L' : '.';
+		*p++ = c;
+		p = put_hex_or_dot(p, pc & 0xf);
+		p = put_hex_or_dot(p, (unsigned)lazy_pc);
+		return put_hex_or_dot(p, pc >> 4);
 	}
 	if (nr && lazy && pr)
 		b = 'B';
@@ -409,22 +479,26 @@ static void put_lat(struct kt_session *s, struct trace_seq *q, unsigned flags, u
 		b = 'p';
 	else
 		b = '.';
-	trace_seq_printf(q, "%c%c%c", a, b, c);
-	if (!s->fl.migrate_col) {
-		if (pc)
-			trace_seq_printf(q, "%x", pc);
-		else
-			trace_seq_putc(q, '.');
-		return;
-	}
-	if (pc & 0xf)
-		trace_seq_printf(q, "%x", pc & 0xf);
-	else
-		trace_seq_putc(q, '.');
-	if (pc & 0xf0)
-		trace_seq_printf(q, "%x", pc >> 4);
-	else
-		trace_seq_putc(q, '.');
+	*p++ = a;
+	*p++ = b;
+	*p++ = c;
+	if (!s->fl.migrate_col)
+		return put_hex_or_dot(p, pc);
+	p = put_hex_or_dot(p, pc & 0xf);
+	return put_hex_or_dot(p, pc >> 4);
+}
+
+/* trace_print_lat_fmt() of @r (latency.c), at @p */
+static char *lat_columns(struct kt_session *s, const struct kt_record *r, char *p)
+{
+	const struct kt_layout *l = &s->l;
+	const uint8_t *d = r->data;
+	unsigned flags = r->size > l->te_flags.off ? d[l->te_flags.off] : 0;
+	unsigned pc = r->size > l->te_preempt_count.off ? d[l->te_preempt_count.off] : 0;
+	int lazy_pc = !l->te_preempt_lazy_count.present ? -1 :
+		      r->size > l->te_preempt_lazy_count.off ? d[l->te_preempt_lazy_count.off] : 0;
+
+	return put_lat(s, p, flags, pc, lazy_pc);
 }
 
 /*
@@ -437,44 +511,72 @@ void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct 
 			struct trace_seq *q)
 {
 	const struct kt_trace_opts *o = kt_opts__load(s, b);
-	char comm[KT_COMM_BUF];
+	/* comm 16, pid and tgid 2 x 23, cpu 13, latency 9, time stamp 25, separators */
+	char comm[KT_COMM_BUF], line[160], *p = line;
+	const char *c;
+	size_t n;
 
 	if (!o->context_info)
 		return;
-	trace_seq_printf(q, "%16s-%-*d ", kt_session__comm_r(s, r->pid, comm), s->fl.pid_width,
-			 r->pid);
+	/* "%16s-%-*d " */
+	c = kt_session__comm_r(s, r->pid, comm);
+	n = strnlen(c, KT_COMM_BUF - 1);
+	if (n < 16) {
+		memset(p, ' ', 16 - n);
+		p += 16 - n;
+	}
+	memcpy(p, c, n);
+	p += n;
+	*p++ = '-';
+	p = put_dec(p, r->pid, -s->fl.pid_width, false);
+	*p++ = ' ';
 	if (o->record_tgid) {
 		int tgid = kt_opts__tgid(s, r->pid);
 
-		if (tgid)
-			trace_seq_printf(q, "(%*d) ", s->fl.pid_width, tgid);
-		else
-			trace_seq_printf(q, "(%.*s) ", s->fl.pid_width, "-------");
+		/* "(%*d) ", or "(%.*s) " of "-------" */
+		*p++ = '(';
+		if (tgid) {
+			p = put_dec(p, tgid, s->fl.pid_width, false);
+		} else {
+			n = s->fl.pid_width < 7 ? (size_t)s->fl.pid_width : 7;
+			memset(p, '-', n);
+			p += n;
+		}
+		*p++ = ')';
+		*p++ = ' ';
 	}
-	trace_seq_printf(q, "[%03d] ", r->cpu);
+	/* "[%03d] " */
+	*p++ = '[';
+	p = put_dec(p, r->cpu, 3, true);
+	*p++ = ']';
+	*p++ = ' ';
 	if (o->irq_info)
-		kt_output__lat_columns(s, r, q);
+		p = lat_columns(s, r, p);
+	*p++ = ' ';
 	if (kt_render__clock_in_ns(b)) {
 		uint64_t us = (r->ts + 500) / 1000;	/* ns2usecs() rounds */
 
-		trace_seq_printf(q, " %5llu.%06llu: ", (unsigned long long)(us / 1000000),
-				 (unsigned long long)(us % 1000000));
+		/* " %5llu.%06llu: " */
+		p = put_udec(p, us / 1000000, 5);
+		*p++ = '.';
+		p = put_dec(p, (int64_t)(us % 1000000), 6, true);
 	} else {
-		trace_seq_printf(q, " %12llu: ", (unsigned long long)r->ts);
+		/* " %12llu: " */
+		p = put_udec(p, r->ts, 12);
 	}
+	*p++ = ':';
+	*p++ = ' ';
+	*p = 0;
+	trace_seq_puts(q, line);
 }
 
 /* trace_print_lat_fmt() of @r (latency.c) */
 void kt_output__lat_columns(struct kt_session *s, const struct kt_record *r, struct trace_seq *q)
 {
-	const struct kt_layout *l = &s->l;
-	const uint8_t *d = r->data;
-	unsigned flags = r->size > l->te_flags.off ? d[l->te_flags.off] : 0;
-	unsigned pc = r->size > l->te_preempt_count.off ? d[l->te_preempt_count.off] : 0;
-	int lazy_pc = !l->te_preempt_lazy_count.present ? -1 :
-		      r->size > l->te_preempt_lazy_count.off ? d[l->te_preempt_lazy_count.off] : 0;
+	char cols[16], *p = lat_columns(s, r, cols);
 
-	put_lat(s, q, flags, pc, lazy_pc);
+	*p = 0;
+	trace_seq_puts(q, cols);
 }
 
 /* trace_seq_putmem_hex() of a little-endian value: its bytes last to first, then ' ' */

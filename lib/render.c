@@ -417,8 +417,17 @@ struct tep_event *kt_render__find_event(struct kt_session *s, int id)
 
 bool kt_render__clock_in_ns(const struct kt_buffer *b)
 {
-	return strcmp(b->clock, "counter") && strcmp(b->clock, "x86-tsc") &&
-	       strcmp(b->clock, "uptime");
+	/* asked for every line: one look at the first letter mostly */
+	switch (b->clock[0]) {
+	case 'c':
+		return strcmp(b->clock, "counter");
+	case 'x':
+		return strcmp(b->clock, "x86-tsc");
+	case 'u':
+		return strcmp(b->clock, "uptime");
+	default:
+		return true;
+	}
 }
 
 /*
