@@ -83,7 +83,7 @@ $(CRASH_EXT): $(CRASH_SRCS) crash-ext/*.h $(LIBKTRACE) include/ktrace/*.h
 		$(CRASH_SRCS) $(LIBKTRACE) $(LIB_LIBS) $(ALL_LDFLAGS)
 
 # unit tests of lib/ (test-*) run on the fake kernel of tests/unit/fake-*.h
-$(O)/tests/test-%: tests/unit/test-%.c tests/unit/*.h $(LIBKTRACE)
+$(O)/tests/test-%: tests/unit/test-%.c tests/unit/*.h lib/*.h $(LIBKTRACE)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Ilib -o $@ $< $(LIBKTRACE) $(LIB_LIBS) $(ALL_LDFLAGS)
 

@@ -13,6 +13,7 @@
 #include <event-parse.h>
 #include "internal.h"
 #include "render.h"
+#include "put.h"
 
 /*
  * seq_print_ip_sym() with the buffer's options: "0" for a NULL ip; the
@@ -45,7 +46,7 @@ void kt_output__ip_sym(struct kt_session *s, const struct kt_trace_opts *o,
 				 (unsigned long long)(ip - start), (unsigned long long)size,
 				 mod ? " [" : "", mod ? mod : "", mod ? "]" : "");
 	else
-		trace_seq_puts(q, name);
+		kt_seq_put(q, name, strlen(name));
 	if (o && o->sym_addr)
 		trace_seq_printf(q, " <%016llx>", (unsigned long long)ip);
 }
@@ -53,7 +54,12 @@ void kt_output__ip_sym(struct kt_session *s, const struct kt_trace_opts *o,
 uint64_t kt_output__field(struct tep_event *ev, const char *name, struct tep_record *r,
 			  bool *ok)
 {
-	struct tep_format_field *f = tep_find_field(ev, name);
+	return kt_output__field_at(tep_find_field(ev, name), r, ok);
+}
+
+/* kt_output__field() of a field already found (NULL: none) */
+uint64_t kt_output__field_at(struct tep_format_field *f, struct tep_record *r, bool *ok)
+{
 	unsigned long long v = 0;
 
 	if (!f || f->offset + f->size > r->size || tep_read_number_field(f, r->data, &v)) {
@@ -255,6 +261,34 @@ static bool tracer_record(struct kt_session *s, struct tep_event *ev, struct tep
 	return false;
 }
 
+/*
+ * The ip and parent_ip fields of the function event, per thread for the
+ * last event asked (each thread renders with a libtraceevent handle of
+ * its own, so the event is the same pointer from record to record; a
+ * handle freed since, whose memory a new one may reuse, empties it)
+ */
+struct function_fields {
+	unsigned long gen;	/* kt_render__tep_gen when it was filled */
+	struct tep_event *ev;
+	struct tep_format_field *ip, *parent_ip;
+};
+static __thread struct function_fields function_cache;
+
+static struct function_fields *function_fields(struct tep_event *ev)
+{
+	struct function_fields *ff = &function_cache;
+
+	unsigned long gen = __atomic_load_n(&kt_render__tep_gen, __ATOMIC_RELAXED);
+
+	if (ff->ev != ev || ff->gen != gen) {
+		ff->gen = gen;
+		ff->ev = ev;
+		ff->ip = tep_find_field(ev, "ip");
+		ff->parent_ip = tep_find_field(ev, "parent_ip");
+	}
+	return ff;
+}
+
 bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
 		       struct tep_record *r, struct trace_seq *q)
 {
@@ -266,6 +300,22 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 	if (s->blk_type && ev->id == s->blk_type) {
 		/* blk_trace_event_print(): print_one_line() without blk_classic (blk.c) */
 		kt_blk__print(s, b, r->data, (uint32_t)r->size, r->cpu, r->ts, false, q);
+		return true;
+	}
+	if (ev->name[0] == 'f' && !strcmp(ev->name, "function")) {
+		/* trace_fn_trace(); first: the function tracer's records are most */
+		struct function_fields *ff = function_fields(ev);
+		uint64_t parent;
+
+		ip = kt_output__field_at(ff->ip, r, &ok);
+		if (!ok)
+			return false;
+		parent = kt_output__field_at(ff->parent_ip, r, &ok);
+		kt_output__ip_sym(s, o, q, ip);
+		if (ok && parent && o->print_parent) {
+			trace_seq_puts(q, " <-");
+			kt_output__ip_sym(s, o, q, parent);
+		}
 		return true;
 	}
 	if (!strcmp(ev->name, "user_stack"))
@@ -333,16 +383,6 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 	}
 	if (!strcmp(ev->name, "func_repeats"))
 		return func_repeats(s, b, ev, r, ip, q);
-	if (!strcmp(ev->name, "function")) {
-		uint64_t parent = kt_output__field(ev, "parent_ip", r, &ok);
-
-		kt_output__ip_sym(s, o, q, ip);
-		if (ok && parent && o->print_parent) {
-			trace_seq_puts(q, " <-");
-			kt_output__ip_sym(s, o, q, parent);
-		}
-		return true;
-	}
 	if (!strcmp(ev->name, "bprint")) {
 		/* the dump's trace_printk() formats, before the first lookup */
 		kt_render__printk_formats(s, ev->tep);
@@ -358,66 +398,6 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
  * conversion its comment names, and returns the end of what it wrote.
  */
 
-/* "%*d" (@width > 0), "%-*d" (@width < 0) or "%0*d" (@zero) of @v */
-static char *put_dec(char *p, int64_t v, int width, bool zero)
-{
-	char tmp[24], *t = tmp + sizeof(tmp);
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	bool left = width < 0;
-	int len, pad;
-
-	do {
-		*--t = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	len = (int)(tmp + sizeof(tmp) - t) + (v < 0);
-	pad = (left ? -width : width) - len;
-	if (!left && !zero)
-		for (; pad > 0; pad--)
-			*p++ = ' ';
-	if (v < 0)
-		*p++ = '-';
-	if (zero)
-		for (; pad > 0; pad--)
-			*p++ = '0';
-	memcpy(p, t, (size_t)(tmp + sizeof(tmp) - t));
-	p += tmp + sizeof(tmp) - t;
-	if (left)
-		for (; pad > 0; pad--)
-			*p++ = ' ';
-	return p;
-}
-
-/* "%*llu" of @v */
-static char *put_udec(char *p, uint64_t v, int width)
-{
-	char tmp[24], *t = tmp + sizeof(tmp);
-	int len;
-
-	do {
-		*--t = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	len = (int)(tmp + sizeof(tmp) - t);
-	for (; width > len; width--)
-		*p++ = ' ';
-	memcpy(p, t, (size_t)len);
-	return p + len;
-}
-
-/* "%x" of @v */
-static char *put_hexdigits(char *p, unsigned v)
-{
-	char tmp[8], *t = tmp + sizeof(tmp);
-
-	do {
-		*--t = "0123456789abcdef"[v & 0xf];
-		v >>= 4;
-	} while (v);
-	memcpy(p, t, (size_t)(tmp + sizeof(tmp) - t));
-	return p + (tmp + sizeof(tmp) - t);
-}
-
 /* "%x" of @v, or '.' for 0 */
 static char *put_hex_or_dot(char *p, unsigned v)
 {
@@ -425,7 +405,7 @@ static char *put_hex_or_dot(char *p, unsigned v)
 		*p++ = '.';
 		return p;
 	}
-	return put_hexdigits(p, v);
+	return kt_put_hex(p, v);
 }
 
 /*
@@ -528,7 +508,7 @@ void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct 
 	memcpy(p, c, n);
 	p += n;
 	*p++ = '-';
-	p = put_dec(p, r->pid, -s->fl.pid_width, false);
+	p = kt_put_dec(p, r->pid, -s->fl.pid_width, false);
 	*p++ = ' ';
 	if (o->record_tgid) {
 		int tgid = kt_opts__tgid(s, r->pid);
@@ -536,7 +516,7 @@ void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct 
 		/* "(%*d) ", or "(%.*s) " of "-------" */
 		*p++ = '(';
 		if (tgid) {
-			p = put_dec(p, tgid, s->fl.pid_width, false);
+			p = kt_put_dec(p, tgid, s->fl.pid_width, false);
 		} else {
 			n = s->fl.pid_width < 7 ? (size_t)s->fl.pid_width : 7;
 			memset(p, '-', n);
@@ -547,7 +527,7 @@ void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct 
 	}
 	/* "[%03d] " */
 	*p++ = '[';
-	p = put_dec(p, r->cpu, 3, true);
+	p = kt_put_dec(p, r->cpu, 3, true);
 	*p++ = ']';
 	*p++ = ' ';
 	if (o->irq_info)
@@ -557,17 +537,17 @@ void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct 
 		uint64_t us = (r->ts + 500) / 1000;	/* ns2usecs() rounds */
 
 		/* " %5llu.%06llu: " */
-		p = put_udec(p, us / 1000000, 5);
+		p = kt_put_udec(p, us / 1000000, 5);
 		*p++ = '.';
-		p = put_dec(p, (int64_t)(us % 1000000), 6, true);
+		p = kt_put_dec(p, (int64_t)(us % 1000000), 6, true);
 	} else {
 		/* " %12llu: " */
-		p = put_udec(p, r->ts, 12);
+		p = kt_put_udec(p, r->ts, 12);
 	}
 	*p++ = ':';
 	*p++ = ' ';
 	*p = 0;
-	trace_seq_puts(q, line);
+	kt_seq_put(q, line, (size_t)(p - line));
 }
 
 /* trace_print_lat_fmt() of @r (latency.c) */

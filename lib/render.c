@@ -31,10 +31,14 @@ static char *resolve_func(void *priv, unsigned long long *addrp, char **modp)
 	return (char *)name;
 }
 
+unsigned long kt_render__tep_gen;
+
 void kt_text__free_tep(struct kt_session *s)
 {
-	if (s->tep)
+	if (s->tep) {
+		__atomic_add_fetch(&kt_render__tep_gen, 1, __ATOMIC_RELAXED);
 		tep_free(s->tep);
+	}
 	s->tep = NULL;
 }
 
@@ -156,8 +160,10 @@ int kt_render__thread_begin(struct kt_session *s)
 
 void kt_render__thread_end(void)
 {
-	if (thread_tep)
+	if (thread_tep) {
+		__atomic_add_fetch(&kt_render__tep_gen, 1, __ATOMIC_RELAXED);
 		tep_free(thread_tep);
+	}
 	free(thread_tried);
 	thread_tep = NULL;
 	thread_tried = NULL;

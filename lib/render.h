@@ -2,6 +2,7 @@
 #ifndef KTRACE_LIB_RENDER_H
 #define KTRACE_LIB_RENDER_H
 
+#include <string.h>
 #include <event-parse.h>
 #include "internal.h"
 
@@ -18,9 +19,27 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 struct tep_event *kt_render__find_event(struct kt_session *s, int id);
 bool kt_render__clock_in_ns(const struct kt_buffer *b);
 
+/*
+ * trace_seq_puts() of @str, whose length @n is known: the per-line
+ * pieces are copied into the trace_seq's buffer (a public struct of
+ * libtraceevent's) when they fit, without a call and a strlen() more
+ */
+static inline void kt_seq_put(struct trace_seq *q, const char *str, size_t n)
+{
+	if (q->state == TRACE_SEQ__GOOD && n < q->buffer_size - q->len) {
+		memcpy(q->buffer + q->len, str, n);
+		q->len += (unsigned int)n;
+	} else {
+		trace_seq_puts(q, str);
+	}
+}
+
 /* output.c: trace_output.c's printers */
 void kt_output__ip_sym(struct kt_session *s, const struct kt_trace_opts *o,
 		       struct trace_seq *q, uint64_t ip);
+/* counts the libtraceevent handles freed: what is cached of their events is stale */
+extern unsigned long kt_render__tep_gen;
+uint64_t kt_output__field_at(struct tep_format_field *f, struct tep_record *r, bool *ok);
 uint64_t kt_output__field(struct tep_event *ev, const char *name, struct tep_record *r,
 			  bool *ok);
 void kt_output__text(struct trace_seq *q, const char *p, size_t max);
