@@ -179,6 +179,13 @@ open:
 	} else {
 		ret = kx_run(&o, s);
 	}
+	if (o.verbose && s) {
+		int used, fast = kt_session__fast_formats(s, &used);
+
+		if (used)
+			fprintf(stderr, "ktrace-extract: print formats: %d of the %d used were "
+					"compiled, the rest printed by libtraceevent\n", fast, used);
+	}
 	kt_session__free(s);
 	if (x && kx_indump__report(x, stderr) && ret == KT_EXIT_OK)
 		ret = KT_EXIT_PARTIAL;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "render.h"
 #include "fmt.h"
 
 struct strbuf {
@@ -361,6 +362,7 @@ void kt_events__free(struct kt_session *s)
 		free(s->events[i].print_fmt);
 		free(s->events[i].resolved);
 		free(s->events[i].tep_text);
+		kt_fastfmt__free(s->events[i].fast);
 		kt_probe__free(&s->events[i]);
 	}
 	free(s->events);
@@ -384,6 +386,21 @@ const struct kt_event *kt_session__find_event(const struct kt_session *s, int id
 	if (!s->nr_events)
 		return NULL;
 	return bsearch(&key, s->events, s->nr_events, sizeof(key), cmp_event);
+}
+
+int kt_session__fast_formats(const struct kt_session *s, int *used)
+{
+	int i, fast = 0, n = 0;
+
+	for (i = 0; i < s->nr_events; i++) {
+		int st = __atomic_load_n(&s->events[i].fast_state, __ATOMIC_ACQUIRE);
+
+		n += st != 0;
+		fast += st > 0;
+	}
+	if (used)
+		*used = n;
+	return fast;
 }
 
 int kt_event__id(const struct kt_event *e) { return e->id; }

@@ -147,6 +147,12 @@ struct kt_event {
 	int nr_dyn_args;
 	char *dyn_bad;		/* why its records cannot be printed (NULL: they can) */
 	bool dyn_warned;
+	/*
+	 * its print format compiled (fastfmt.c) on first use: 0 not yet,
+	 * 1 @fast is it, -1 none (printed by libtraceevent)
+	 */
+	int fast_state;
+	struct kt_fastfmt *fast;
 };
 
 /*

@@ -58,6 +58,22 @@ static inline char *kt_put_dec(char *p, int64_t v, int width, bool zero)
 	return p;
 }
 
+/* "%*llu" (@width > 0), "%-*llu" (@width < 0) or "%0*llu" (@zero) of @v */
+static inline char *kt_put_udec_flags(char *p, uint64_t v, int width, bool zero)
+{
+	bool left = width < 0;
+	int n = kt_ndigits(v), pad = (left ? -width : width) - n;
+
+	if (!left)
+		for (; pad > 0; pad--)
+			*p++ = zero ? '0' : ' ';
+	p = kt_put_digits(p, v, n);
+	if (left)
+		for (; pad > 0; pad--)
+			*p++ = ' ';
+	return p;
+}
+
 /* "%*llu" of @v */
 static inline char *kt_put_udec(char *p, uint64_t v, int width)
 {

@@ -468,6 +468,30 @@ static struct tep_format_field *field_outside(struct tep_event *ev, const struct
 	return NULL;
 }
 
+/*
+ * @e's print format compiled (fastfmt.c), once per session: from this
+ * thread's event @ev (every thread's handle parsed the same text); NULL
+ * when it is printed by libtraceevent
+ */
+static const struct kt_fastfmt *fast_of(struct kt_session *s, const struct kt_event *ce,
+					struct tep_event *ev)
+{
+	struct kt_event *e = (struct kt_event *)ce;
+	int state = __atomic_load_n(&e->fast_state, __ATOMIC_ACQUIRE);
+
+	if (state)
+		return state > 0 ? e->fast : NULL;
+	kt_lock(s);
+	if (!e->fast_state) {
+		const char *off = getenv("KTRACE_NO_FASTFMT");
+
+		e->fast = off && *off && strcmp(off, "0") ? NULL : kt_fastfmt__compile(ev);
+		__atomic_store_n(&e->fast_state, e->fast ? 1 : -1, __ATOMIC_RELEASE);
+	}
+	kt_unlock(s);
+	return e->fast;
+}
+
 /* The event part of the line: "name: info" (tracepoints) or the ftrace text. */
 int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
 		     struct trace_seq *q)
@@ -475,6 +499,7 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 	struct tep_handle *tep = kt_render__tep(s);
 	struct tep_record rec = { 0 };
 	struct tep_format_field *bad;
+	const struct kt_event *e;
 	struct tep_event *ev;
 
 	if (!tep)
@@ -499,9 +524,8 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 	 */
 	if (ev->system && !strcmp(ev->system, "ftrace") && kt_output__ftrace(s, b, ev, &rec, q))
 		return 0;
+	e = kt_session__find_event(s, r->type);
 	{
-		const struct kt_event *e = kt_session__find_event(s, r->type);
-
 		if (e && e->dyn) {
 			unsigned int o = q->len;
 			int err = kt_probe__render(s, b, e, ev, &rec, q);
@@ -530,9 +554,10 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 				 ev->name, bad->name, r->size);
 		return -EBADMSG;
 	}
-	if (!ev->system || strcmp(ev->system, "ftrace"))
-		trace_seq_printf(q, "%s: ", ev->name);
-	else if (!strcmp(ev->name, "bprint")) {
+	if (!ev->system || strcmp(ev->system, "ftrace")) {
+		kt_seq_put(q, ev->name, strlen(ev->name));
+		trace_seq_puts(q, ": ");
+	} else if (!strcmp(ev->name, "bprint")) {
 		/* trace_bprint_print(): "%ps: " then the formatted text */
 		bool ok = true;
 
@@ -561,10 +586,12 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		 * NUL, without the kernel's trailing newlines (a trace_seq of
 		 * its own per record cost a 4 KiB allocation)
 		 */
+		const struct kt_fastfmt *ff = e ? fast_of(s, e, ev) : NULL;
 		unsigned int o = q->len;
 		size_t n;
 
-		tep_print_event(tep, q, &rec, "%s", TEP_PRINT_INFO);
+		if (!ff || kt_fastfmt__print(ff, q, r->data, r->size))
+			tep_print_event(tep, q, &rec, "%s", TEP_PRINT_INFO);
 		trace_seq_terminate(q);
 		if (q->len < o)
 			return 0;

@@ -34,6 +34,15 @@ static inline void kt_seq_put(struct trace_seq *q, const char *str, size_t n)
 	}
 }
 
+/* fastfmt.c: print formats printed without libtraceevent */
+struct kt_fastfmt;
+/* @ev's print format as a program; NULL when it is not one of those */
+struct kt_fastfmt *kt_fastfmt__compile(struct tep_event *ev);
+/* a record of it printed into @q; non-zero: nothing printed, ask libtraceevent */
+int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const void *data,
+		      uint32_t size);
+void kt_fastfmt__free(struct kt_fastfmt *f);
+
 /* output.c: trace_output.c's printers */
 void kt_output__ip_sym(struct kt_session *s, const struct kt_trace_opts *o,
 		       struct trace_seq *q, uint64_t ip);

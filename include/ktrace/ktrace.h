@@ -265,6 +265,12 @@ void kt_page_iter__free(struct kt_page_iter *it);
 /* ----- the event table ----- */
 
 int kt_session__event_cnt(const struct kt_session *s);
+/*
+ * Of the events whose records were printed through their print format,
+ * how many (@used) and how many of those by a compiled program rather
+ * than libtraceevent (the return value; KTRACE_NO_FASTFMT=1: none).
+ */
+int kt_session__fast_formats(const struct kt_session *s, int *used);
 const struct kt_event *kt_session__event(const struct kt_session *s, int idx);
 const struct kt_event *kt_session__find_event(const struct kt_session *s, int id);
 int kt_event__id(const struct kt_event *e);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The hand-written integer conversions of the line columns (lib/put.h)
- * against snprintf() itself: "%*lld", "%-*lld", "%0*lld", "%*llu" and "%x"
+ * The hand-written integer conversions of the line columns and of the
+ * compiled print formats (lib/put.h) against snprintf() itself: "%*lld",
+ * "%-*lld", "%0*lld", the same of "%llu", and "%x"
  * over the edges of every digit count, the extremes and a pseudo-random
  * spread, at every width from none to wider than the number; and
  * kt_seq_put() (lib/render.h) against trace_seq_puts() when the piece
@@ -83,7 +84,18 @@ int main(void)
 			*e = 0;
 			snprintf(want, sizeof(want), "%*llu", w, (unsigned long long)v);
 			bad_udec += strcmp(got, want) != 0;
-			n_udec++;
+			e = kt_put_udec_flags(got, (uint64_t)v, w, false);
+			*e = 0;
+			bad_udec += strcmp(got, want) != 0;
+			e = kt_put_udec_flags(got, (uint64_t)v, -w, false);
+			*e = 0;
+			snprintf(want, sizeof(want), "%-*llu", w, (unsigned long long)v);
+			bad_udec += strcmp(got, want) != 0;
+			e = kt_put_udec_flags(got, (uint64_t)v, w, true);
+			*e = 0;
+			snprintf(want, sizeof(want), "%0*llu", w, (unsigned long long)v);
+			bad_udec += strcmp(got, want) != 0;
+			n_udec += 4;
 		}
 		e = kt_put_hex(got, (unsigned)v);
 		*e = 0;
@@ -94,7 +106,7 @@ int main(void)
 	CHECK(nvalues > 4000, "%zu values", nvalues);
 	CHECK(!bad_dec, "%%*lld, %%-*lld, %%0*lld: %d conversions, %d differ from snprintf()",
 	      n_dec, bad_dec);
-	CHECK(!bad_udec, "%%*llu: %d conversions, %d differ from snprintf()", n_udec, bad_udec);
+	CHECK(!bad_udec, "%%*llu, %%-*llu, %%0*llu: %d conversions, %d differ from snprintf()", n_udec, bad_udec);
 	CHECK(!bad_hex, "%%x: %d conversions, %d differ from snprintf()", n_hex, bad_hex);
 
 	/* kt_seq_put(): the same text as trace_seq_puts(), at and past the buffer's end */

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Print formats printed without libtraceevent: most of a tracepoint-heavy
+ * trace is events whose print format is text and plain conversions of
+ * fixed fields ("NR %ld = %ld", REC->id, REC->ret; "comm=%s pid=%d ...",
+ * REC->comm, REC->pid), and libtraceevent prints each conversion with a
+ * vsnprintf() of its own: most of the text's time. Such a format is
+ * compiled once into a short program of copies and conversions.
+ *
+ * A program prints what libtraceevent's pretty_print() prints (1.7, the
+ * print cache): it reads a field with tep_read_number(), applies the casts
+ * of the format's arguments as eval_type() does, casts the value by the
+ * conversion's length modifiers as print_arg_number() does and converts it
+ * with printf's rules. Whatever is outside that (a helper such as
+ * __print_symbolic() or __get_str(), %p, a precision, '#', '*', a dynamic
+ * field, an operator other than an array index, a handler or a failed
+ * parse) leaves the event to libtraceevent. KTRACE_NO_FASTFMT=1 turns the
+ * programs off (tests/t-jobs.sh compares both ways on every fixture).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "render.h"
+#include "put.h"
+
+enum ff_kind { FF_TEXT, FF_NUM, FF_STR };
+
+struct ff_op {
+	enum ff_kind kind;
+	char conv;		/* d, i, u, x or X */
+	bool left, zero;	/* the '-' and '0' flags */
+	int width;
+	int bits;		/* 8, 16, 32 or 64: the conversion's type */
+	uint32_t off, size;	/* the bytes read (a number) or the char array */
+	uint64_t mask;		/* the casts of the argument */
+	uint32_t text, len;	/* FF_TEXT: in kt_fastfmt.text */
+};
+
+struct kt_fastfmt {
+	int nr;
+	size_t max;		/* the longest line a record can print */
+	struct ff_op *op;
+	char *text;
+};
+
+void kt_fastfmt__free(struct kt_fastfmt *f)
+{
+	if (!f)
+		return;
+	free(f->op);
+	free(f->text);
+	free(f);
+}
+
+/* eval_type_str() of a value, not a pointer: a mask, or all of it */
+static uint64_t cast_mask(const char *type)
+{
+	size_t len = strlen(type);
+
+	if (len < 2 || type[len - 1] == '*' || !strncmp(type, "struct", 6))
+		return ~0ull;
+	if (!strcmp(type, "u8") || !strcmp(type, "s8"))
+		return 0xff;
+	if (!strcmp(type, "u16") || !strcmp(type, "s16"))
+		return 0xffff;
+	if (!strcmp(type, "u32") || !strcmp(type, "s32"))
+		return 0xffffffff;
+	if (!strncmp(type, "unsigned ", 9))
+		type += 9;
+	if (!strcmp(type, "char"))
+		return 0xff;
+	if (!strcmp(type, "short"))
+		return 0xffff;
+	if (!strcmp(type, "int"))
+		return 0xffffffff;
+	return ~0ull;
+}
+
+static bool number_size(int size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+/* the argument of a number: a fixed field, REC->array[N], under casts */
+static bool number_arg(struct tep_event *ev, struct tep_print_arg *a, struct ff_op *op)
+{
+	struct tep_format_field *f;
+
+	op->mask = ~0ull;
+	for (; a && a->type == TEP_PRINT_TYPE; a = a->typecast.item)
+		op->mask &= cast_mask(a->typecast.type);
+	if (!a)
+		return false;
+	if (a->type == TEP_PRINT_FIELD) {
+		f = tep_find_any_field(ev, a->field.name);
+		if (!f || (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE)) ||
+		    f->offset < 0 || !number_size(f->size))
+			return false;
+		op->off = (uint32_t)f->offset;
+		op->size = (uint32_t)f->size;
+		return true;
+	}
+	if (a->type == TEP_PRINT_OP && !strcmp(a->op.op, "[")) {
+		struct tep_print_arg *l = a->op.left, *r = a->op.right;
+		unsigned long long i;
+		char *end;
+
+		if (!l || !r || l->type != TEP_PRINT_FIELD || r->type != TEP_PRINT_ATOM ||
+		    !isdigit((unsigned char)r->atom.atom[0]))
+			return false;
+		f = tep_find_any_field(ev, l->field.name);
+		if (!f || (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE)) ||
+		    f->offset < 0 || f->size < 0 || !number_size(f->elementsize))
+			return false;
+		i = strtoull(r->atom.atom, &end, 0);
+		if (*end || i >= (unsigned long long)f->size / (unsigned)f->elementsize)
+			return false;
+		op->off = (uint32_t)(f->offset + i * (unsigned)f->elementsize);
+		op->size = (uint32_t)f->elementsize;
+		return true;
+	}
+	return false;
+}
+
+/* the argument of %s: a fixed char array */
+static bool string_arg(struct tep_event *ev, struct tep_print_arg *a, struct ff_op *op)
+{
+	struct tep_format_field *f;
+
+	if (!a || a->type != TEP_PRINT_FIELD)
+		return false;
+	f = tep_find_any_field(ev, a->field.name);
+	if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) ||
+	    (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE)) || f->offset < 0 ||
+	    f->size <= 0 || f->size > 4096)
+		return false;
+	op->off = (uint32_t)f->offset;
+	op->size = (uint32_t)f->size;
+	return true;
+}
+
+struct builder {
+	struct kt_fastfmt *f;
+	size_t cap, tcap, tlen;
+};
+
+static struct ff_op *add_op(struct builder *b)
+{
+	struct kt_fastfmt *f = b->f;
+
+	if (f->nr == (int)b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 8;
+		struct ff_op *n = realloc(f->op, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		f->op = n;
+		b->cap = cap;
+	}
+	memset(&f->op[f->nr], 0, sizeof(f->op[0]));
+	return &f->op[f->nr++];
+}
+
+static bool add_char(struct builder *b, char c)
+{
+	if (b->tlen == b->tcap) {
+		size_t cap = b->tcap ? 2 * b->tcap : 64;
+		char *n = realloc(b->f->text, cap);
+
+		if (!n)
+			return false;
+		b->f->text = n;
+		b->tcap = cap;
+	}
+	b->f->text[b->tlen++] = c;
+	return true;
+}
+
+/*
+ * parse_arg_string(): text up to a conversion, with the escapes \n \t \r
+ * \\ (any other \c is c) and %% for %
+ */
+static const char *text_run(struct builder *b, const char *p)
+{
+	struct ff_op *op;
+	size_t start = b->tlen;
+
+	while (*p && !(*p == '%' && p[1] != '%')) {
+		char c = *p;
+
+		if (c == '\\') {
+			p++;
+			if (!*p)
+				return NULL;	/* a trailing backslash: left to libtraceevent */
+			c = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p == 'r' ? '\r' : *p;
+		} else if (c == '%') {
+			p++;	/* "%%" */
+		}
+		if (!add_char(b, c))
+			return NULL;
+		p++;
+	}
+	if (b->tlen == start)
+		return p;
+	op = add_op(b);
+	if (!op)
+		return NULL;
+	op->kind = FF_TEXT;
+	op->text = (uint32_t)start;
+	op->len = (uint32_t)(b->tlen - start);
+	b->f->max += op->len;
+	return p;
+}
+
+/* one conversion at @p ('%'), with its argument @a; NULL: not compiled */
+static const char *conversion(struct builder *b, struct tep_event *ev, const char *p,
+			      struct tep_print_arg *a)
+{
+	struct ff_op *op = add_op(b);
+	int ls = 0;
+
+	if (!op)
+		return NULL;
+	for (p++; *p == '-' || *p == '0'; p++) {
+		if (*p == '-')
+			op->left = true;
+		else
+			op->zero = true;
+	}
+	for (; isdigit((unsigned char)*p); p++) {
+		op->width = op->width * 10 + (*p - '0');
+		if (op->width > 64)
+			return NULL;
+	}
+	/* the length modifiers as parse_arg_format() counts them */
+	for (;; p++) {
+		if (*p == 'h')
+			ls--;
+		else if (*p == 'l')
+			ls++;
+		else if (*p == 'L')
+			ls = 2;
+		else if (*p == 'z' || *p == 'Z')
+			ls = 1;
+		else
+			break;
+	}
+	if (ls < -2 || ls > 2)
+		return NULL;
+	op->conv = *p;
+	switch (*p) {
+	case 'd':
+	case 'i':
+	case 'u':
+	case 'x':
+	case 'X':
+		if (!number_arg(ev, a, op))
+			return NULL;
+		op->kind = FF_NUM;
+		op->bits = ls == -2 ? 8 : ls == -1 ? 16 : ls == 0 ? 32 : 64;
+		b->f->max += (size_t)(op->width > 24 ? op->width : 24);
+		break;
+	case 's':
+		if (ls || op->zero || !string_arg(ev, a, op))
+			return NULL;
+		op->kind = FF_STR;
+		b->f->max += (size_t)op->width + op->size;
+		break;
+	default:
+		return NULL;
+	}
+	if (op->left)
+		op->zero = false;	/* printf: '-' overrides '0' */
+	return p + 1;
+}
+
+struct kt_fastfmt *kt_fastfmt__compile(struct tep_event *ev)
+{
+	struct builder b = { 0 };
+	struct tep_print_arg *a;
+	const char *p;
+
+	if (!ev || !ev->print_fmt.format || !ev->print_fmt.print_cache || ev->handler ||
+	    (ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW)) ||
+	    tep_is_file_bigendian(ev->tep) || tep_get_long_size(ev->tep) != 8)
+		return NULL;
+	b.f = calloc(1, sizeof(*b.f));
+	if (!b.f)
+		return NULL;
+	a = ev->print_fmt.args;
+	for (p = ev->print_fmt.format; p && *p;) {
+		if (*p == '%' && p[1] != '%') {
+			/* libtraceevent fails an event whose arguments run out */
+			p = a ? conversion(&b, ev, p, a) : NULL;
+			if (!p)
+				break;
+			a = a->next;
+		} else {
+			p = text_run(&b, p);
+		}
+	}
+	if (!p || b.f->max > 4096) {
+		kt_fastfmt__free(b.f);
+		return NULL;
+	}
+	return b.f;
+}
+
+static uint64_t read_number(const uint8_t *d, uint32_t size)
+{
+	switch (size) {
+	case 1:
+		return d[0];
+	case 2:
+		return (uint64_t)d[0] | (uint64_t)d[1] << 8;
+	case 4:
+		return kt_le32(d);
+	default:
+		return kt_le64(d);
+	}
+}
+
+/* a number with printf's rules: the conversion's type, flags and width */
+static char *put_number(char *p, const struct ff_op *op, uint64_t v)
+{
+	uint64_t m = op->bits == 64 ? ~0ull : (1ull << op->bits) - 1;
+	char digits[24], *e = digits + sizeof(digits), *t = e;
+	int len, pad;
+
+	v &= m;
+	if (op->conv == 'd' || op->conv == 'i') {
+		if (op->bits < 64 && (v >> (op->bits - 1)) & 1)
+			v |= ~m;	/* sign-extend */
+		return kt_put_dec(p, (int64_t)v, op->left ? -op->width : op->width, op->zero);
+	}
+	if (op->conv == 'u')
+		return kt_put_udec_flags(p, v, op->left ? -op->width : op->width, op->zero);
+	do {
+		*--t = (op->conv == 'X' ? "0123456789ABCDEF" : "0123456789abcdef")[v & 0xf];
+		v >>= 4;
+	} while (v);
+	len = (int)(e - t);
+	pad = op->width - len;
+	if (!op->left)
+		for (; pad > 0; pad--)
+			*p++ = op->zero ? '0' : ' ';
+	for (; t < e; t++)
+		*p++ = *t;
+	for (; pad > 0; pad--)
+		*p++ = ' ';
+	return p;
+}
+
+int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const void *data,
+		      uint32_t size)
+{
+	char stack[1024], *buf = f->max < sizeof(stack) ? stack : malloc(f->max + 1), *p = buf;
+	const uint8_t *d = data;
+	int i;
+
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < f->nr; i++) {
+		const struct ff_op *op = &f->op[i];
+		size_t n;
+		int pad;
+
+		switch (op->kind) {
+		case FF_TEXT:
+			memcpy(p, f->text + op->text, op->len);
+			p += op->len;
+			break;
+		case FF_NUM:
+			if (op->off + op->size > size)
+				goto out_fail;
+			p = put_number(p, op, read_number(d + op->off, op->size) & op->mask);
+			break;
+		case FF_STR:
+			if (op->off + op->size > size)
+				goto out_fail;
+			n = strnlen((const char *)d + op->off, op->size);
+			pad = op->width - (int)n;
+			if (!op->left)
+				for (; pad > 0; pad--)
+					*p++ = ' ';
+			memcpy(p, d + op->off, n);
+			p += n;
+			for (; pad > 0; pad--)
+				*p++ = ' ';
+			break;
+		}
+	}
+	*p = 0;
+	kt_seq_put(q, buf, (size_t)(p - buf));
+	if (buf != stack)
+		free(buf);
+	return 0;
+out_fail:
+	if (buf != stack)
+		free(buf);
+	return -ERANGE;
+}
