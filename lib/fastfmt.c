@@ -11,10 +11,11 @@
  * print cache): it reads a field with tep_read_number(), applies the casts
  * of the format's arguments as eval_type() does, casts the value by the
  * conversion's length modifiers as print_arg_number() does and converts it
- * with printf's rules. Whatever is outside that (a helper such as
- * __print_symbolic() or __get_str(), %p, a precision, '#', '*', a dynamic
- * field, an operator other than an array index, a handler or a failed
- * parse) leaves the event to libtraceevent. KTRACE_NO_FASTFMT=1 turns the
+ * with printf's rules; __print_symbolic() of such a value prints its
+ * name as print_str_arg() does. Whatever is outside that (another helper
+ * such as __get_str() or __print_flags(), %p, a precision, '#', '*', a
+ * dynamic field, an operator other than an array index, a handler or a
+ * failed parse) leaves the event to libtraceevent. KTRACE_NO_FASTFMT=1 turns the
  * programs off (tests/t-jobs.sh compares both ways on every fixture).
  */
 #include <ctype.h>
@@ -24,7 +25,13 @@
 #include "render.h"
 #include "put.h"
 
-enum ff_kind { FF_TEXT, FF_NUM, FF_STR };
+enum ff_kind { FF_TEXT, FF_NUM, FF_STR, FF_SYM };
+
+/* a value of __print_symbolic() and its name (in kt_fastfmt.text) */
+struct ff_sym {
+	int64_t value;
+	uint32_t text, len;
+};
 
 struct ff_op {
 	enum ff_kind kind;
@@ -34,7 +41,7 @@ struct ff_op {
 	int bits;		/* 8, 16, 32 or 64: the conversion's type */
 	uint32_t off, size;	/* the bytes read (a number) or the char array */
 	uint64_t mask;		/* the casts of the argument */
-	uint32_t text, len;	/* FF_TEXT: in kt_fastfmt.text */
+	uint32_t text, len;	/* FF_TEXT: in kt_fastfmt.text; FF_SYM: in .sym */
 };
 
 struct kt_fastfmt {
@@ -42,6 +49,7 @@ struct kt_fastfmt {
 	size_t max;		/* the longest line a record can print */
 	struct ff_op *op;
 	char *text;
+	struct ff_sym *sym;
 };
 
 void kt_fastfmt__free(struct kt_fastfmt *f)
@@ -50,6 +58,7 @@ void kt_fastfmt__free(struct kt_fastfmt *f)
 		return;
 	free(f->op);
 	free(f->text);
+	free(f->sym);
 	free(f);
 }
 
@@ -142,7 +151,7 @@ static bool string_arg(struct tep_event *ev, struct tep_print_arg *a, struct ff_
 
 struct builder {
 	struct kt_fastfmt *f;
-	size_t cap, tcap, tlen;
+	size_t cap, tcap, tlen, nsym;
 };
 
 static struct ff_op *add_op(struct builder *b)
@@ -174,6 +183,54 @@ static bool add_char(struct builder *b, char c)
 		b->tcap = cap;
 	}
 	b->f->text[b->tlen++] = c;
+	return true;
+}
+
+static bool add_text(struct builder *b, const char *t, uint32_t *at, uint32_t *len)
+{
+	size_t n = strlen(t), i;
+
+	*at = (uint32_t)b->tlen;
+	*len = (uint32_t)n;
+	for (i = 0; i < n; i++)
+		if (!add_char(b, t[i]))
+			return false;
+	return true;
+}
+
+/*
+ * __print_symbolic(field, { value, "name" }...) for %s: print_str_arg()
+ * prints the name of the first value equal to the field (eval_flag() of a
+ * number), else "0x%llx" of it. A value that is not a number (a name
+ * libtraceevent looks up in a table of its own) is left to libtraceevent.
+ */
+static bool symbol_arg(struct builder *b, struct tep_event *ev, struct tep_print_arg *a,
+		       struct ff_op *op)
+{
+	struct tep_print_flag_sym *fs;
+	size_t max = 18, n = 0;
+	if (!a || a->type != TEP_PRINT_SYMBOL || !number_arg(ev, a->symbol.field, op))
+		return false;
+	op->text = (uint32_t)b->nsym;
+	for (fs = a->symbol.symbols; fs; fs = fs->next) {
+		struct ff_sym *ns, *y;
+
+		if (!fs->value || !isdigit((unsigned char)fs->value[0]) || !fs->str)
+			return false;
+		ns = realloc(b->f->sym, (b->nsym + 1) * sizeof(*ns));
+		if (!ns)
+			return false;
+		b->f->sym = ns;
+		y = &ns[b->nsym++];
+		y->value = (int64_t)strtoull(fs->value, NULL, 0);
+		if (!add_text(b, fs->str, &y->text, &y->len))
+			return false;
+		if (y->len > max)
+			max = y->len;
+		n++;
+	}
+	op->len = (uint32_t)n;
+	b->f->max += max + (size_t)op->width;
 	return true;
 }
 
@@ -262,7 +319,15 @@ static const char *conversion(struct builder *b, struct tep_event *ev, const cha
 		b->f->max += (size_t)(op->width > 24 ? op->width : 24);
 		break;
 	case 's':
-		if (ls || op->zero || !string_arg(ev, a, op))
+		if (ls || op->zero)
+			return NULL;
+		if (a->type == TEP_PRINT_SYMBOL) {
+			if (!symbol_arg(b, ev, a, op))
+				return NULL;
+			op->kind = FF_SYM;
+			break;
+		}
+		if (!string_arg(ev, a, op))
 			return NULL;
 		op->kind = FF_STR;
 		b->f->max += (size_t)op->width + op->size;
@@ -352,6 +417,38 @@ static char *put_number(char *p, const struct ff_op *op, uint64_t v)
 	return p;
 }
 
+/* "%*s" or "%-*s" of @n bytes */
+static char *put_str(char *p, const struct ff_op *op, const char *str, size_t n)
+{
+	int pad = op->width - (int)n;
+
+	if (!op->left)
+		for (; pad > 0; pad--)
+			*p++ = ' ';
+	memcpy(p, str, n);
+	p += n;
+	for (; pad > 0; pad--)
+		*p++ = ' ';
+	return p;
+}
+
+/* "%llx" */
+static char *put_hex64(char *p, uint64_t v)
+{
+	int n = 1;
+	uint64_t t;
+	char *e;
+
+	for (t = v >> 4; t; t >>= 4)
+		n++;
+	e = p + n;
+	do {
+		*--e = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (e > p);
+	return p + n;
+}
+
 int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const void *data,
 		      uint32_t size)
 {
@@ -364,7 +461,6 @@ int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const voi
 	for (i = 0; i < f->nr; i++) {
 		const struct ff_op *op = &f->op[i];
 		size_t n;
-		int pad;
 
 		switch (op->kind) {
 		case FF_TEXT:
@@ -380,15 +476,27 @@ int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const voi
 			if (op->off + op->size > size)
 				goto out_fail;
 			n = strnlen((const char *)d + op->off, op->size);
-			pad = op->width - (int)n;
-			if (!op->left)
-				for (; pad > 0; pad--)
-					*p++ = ' ';
-			memcpy(p, d + op->off, n);
-			p += n;
-			for (; pad > 0; pad--)
-				*p++ = ' ';
+			p = put_str(p, op, (const char *)d + op->off, n);
 			break;
+		case FF_SYM: {
+			const struct ff_sym *y = f->sym + op->text, *end = y + op->len;
+			int64_t v;
+
+			if (op->off + op->size > size)
+				goto out_fail;
+			v = (int64_t)(read_number(d + op->off, op->size) & op->mask);
+			for (; y < end && y->value != v; y++)
+				;
+			if (y < end) {
+				p = put_str(p, op, f->text + y->text, y->len);
+			} else {
+				/* "0x%llx", the conversion's width not applied */
+				*p++ = '0';
+				*p++ = 'x';
+				p = put_hex64(p, (uint64_t)v);
+			}
+			break;
+		}
 		}
 	}
 	*p = 0;
