@@ -590,12 +590,15 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		unsigned int o = q->len;
 		size_t n;
 
-		if (!ff || kt_fastfmt__print(ff, q, r->data, r->size))
+		bool fast = ff && !kt_fastfmt__print(ff, q, r->data, r->size);
+
+		if (!fast)
 			tep_print_event(tep, q, &rec, "%s", TEP_PRINT_INFO);
 		trace_seq_terminate(q);
 		if (q->len < o)
 			return 0;
-		n = strnlen(q->buffer + o, q->len - o);
+		/* a program prints no NUL: its strings end at theirs */
+		n = fast ? q->len - o : strnlen(q->buffer + o, q->len - o);
 		while (n && q->buffer[o + n - 1] == '\n')
 			n--;
 		q->len = o + (unsigned int)n;
