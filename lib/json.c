@@ -9,6 +9,120 @@
 #include <string.h>
 #include "internal.h"
 #include "render.h"
+#include "put.h"
+
+/*
+ * An event's line is put together in memory and written with one call:
+ * a dozen stdio calls a record (fprintf() and fputc() of each piece) were
+ * most of the JSON's time. The pieces print as the calls did.
+ */
+struct jbuf {
+	char *p;
+	size_t len, cap;
+	bool failed;
+};
+
+static bool jb_grow(struct jbuf *j, size_t n)
+{
+	if (!j->failed) {
+		size_t cap = j->cap ? j->cap : 4096;
+		char *np;
+
+		while (cap < j->len + n)
+			cap *= 2;
+		np = realloc(j->p, cap);
+		if (np) {
+			j->p = np;
+			j->cap = cap;
+			return true;
+		}
+	}
+	j->failed = true;
+	return false;
+}
+
+static inline bool jb_room(struct jbuf *j, size_t n)
+{
+	return j->len + n <= j->cap || jb_grow(j, n);
+}
+
+static inline void jb_put(struct jbuf *j, const char *s, size_t n)
+{
+	if (jb_room(j, n)) {
+		memcpy(j->p + j->len, s, n);
+		j->len += n;
+	}
+}
+
+static inline void jb_puts(struct jbuf *j, const char *s)
+{
+	jb_put(j, s, strlen(s));
+}
+
+static inline void jb_putc(struct jbuf *j, char c)
+{
+	if (jb_room(j, 1))
+		j->p[j->len++] = c;
+}
+
+/* "%lld" */
+static inline void jb_dec(struct jbuf *j, int64_t v)
+{
+	if (jb_room(j, 24))
+		j->len = (size_t)(kt_put_dec(j->p + j->len, v, 0, false) - j->p);
+}
+
+/* "%llu" */
+static inline void jb_udec(struct jbuf *j, uint64_t v)
+{
+	if (jb_room(j, 24))
+		j->len = (size_t)(kt_put_udec(j->p + j->len, v, 0) - j->p);
+}
+
+/* "%06llu" */
+static inline void jb_udec06(struct jbuf *j, uint64_t v)
+{
+	if (jb_room(j, 24))
+		j->len = (size_t)(kt_put_udec_flags(j->p + j->len, v, 6, true) - j->p);
+}
+
+/* kt_json__str() into @j */
+static void jb_str(struct jbuf *j, const char *p, size_t max)
+{
+	size_t n = strnlen(p, max), i;
+	char *o;
+
+	/* at most 6 bytes a character ("\\u00XX") and the quotes */
+	if (!jb_room(j, 6 * n + 2))
+		return;
+	o = j->p + j->len;
+	*o++ = '"';
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			*o++ = (char)c;
+		} else if (c == '"' || c == '\\') {
+			*o++ = '\\';
+			*o++ = (char)c;
+		} else if (c == '\n') {
+			*o++ = '\\';
+			*o++ = 'n';
+		} else if (c == '\t') {
+			*o++ = '\\';
+			*o++ = 't';
+		} else {
+			*o++ = '\\';
+			*o++ = 'u';
+			*o++ = '0';
+			*o++ = '0';
+			*o++ = "0123456789abcdef"[c >> 4];
+			*o++ = "0123456789abcdef"[c & 0xf];
+		}
+	}
+	*o++ = '"';
+	j->len = (size_t)(o - j->p);
+}
 
 void kt_json__str(FILE *out, const char *p, size_t max)
 {
@@ -40,7 +154,7 @@ void kt_json__str(FILE *out, const char *p, size_t max)
 	fputc('"', out);
 }
 
-static void json_field(FILE *out, struct tep_format_field *f, const struct kt_record *r)
+static void json_field(struct jbuf *out, struct tep_format_field *f, const struct kt_record *r)
 {
 	const uint8_t *d = r->data;
 	unsigned long long v;
@@ -49,7 +163,7 @@ static void json_field(FILE *out, struct tep_format_field *f, const struct kt_re
 		uint32_t loc, off, len;
 
 		if (f->offset + 4 > (int)r->size) {
-			fputs("null", out);
+			jb_puts(out, "null");
 			return;
 		}
 		loc = kt_le32(d + f->offset);
@@ -58,17 +172,20 @@ static void json_field(FILE *out, struct tep_format_field *f, const struct kt_re
 		if (f->flags & TEP_FIELD_IS_RELATIVE)
 			off += f->offset + 4;
 		if (off > r->size || len > r->size - off) {
-			fputs("null", out);	/* points outside the record */
+			jb_puts(out, "null");	/* points outside the record */
 			return;
 		}
-		if (f->flags & TEP_FIELD_IS_STRING)
-			kt_json__str(out, (const char *)d + off, len);
-		else
-			fprintf(out, "\"<%u bytes>\"", len);
+		if (f->flags & TEP_FIELD_IS_STRING) {
+			jb_str(out, (const char *)d + off, len);
+		} else {
+			jb_put(out, "\"<", 2);
+			jb_udec(out, len);
+			jb_put(out, " bytes>\"", 8);
+		}
 		return;
 	}
 	if (f->offset < 0 || f->size < 0 || (uint32_t)(f->offset + f->size) > r->size) {
-		fputs("null", out);
+		jb_puts(out, "null");
 		return;
 	}
 	/*
@@ -78,34 +195,36 @@ static void json_field(FILE *out, struct tep_format_field *f, const struct kt_re
 	if ((f->flags & TEP_FIELD_IS_STRING) &&
 	    (!(f->flags & TEP_FIELD_IS_ARRAY) || strstr(f->type, "char"))) {
 		/* "char buf[]" of size 0 (ftrace's print, bputs): the rest of the record */
-		kt_json__str(out, (const char *)d + f->offset,
+		jb_str(out, (const char *)d + f->offset,
 			     f->size ? (size_t)f->size : r->size - (uint32_t)f->offset);
 		return;
 	}
 	if (f->flags & TEP_FIELD_IS_ARRAY) {
 		unsigned i, es = f->elementsize ? f->elementsize : 1;
 
-		fputc('[', out);
+		jb_putc(out, '[');
 		for (i = 0; i < f->arraylen && (i + 1) * es <= (unsigned)f->size; i++) {
 			const uint8_t *p = d + f->offset + i * es;
 
 			v = es == 8 ? kt_le64(p) : es == 4 ? kt_le32(p) :
 			    es == 2 ? (unsigned long long)(p[0] | p[1] << 8) : p[0];
-			fprintf(out, "%s%llu", i ? "," : "", v);
+			if (i)
+				jb_putc(out, ',');
+			jb_udec(out, v);
 		}
-		fputc(']', out);
+		jb_putc(out, ']');
 		return;
 	}
 	if (tep_read_number_field(f, d, &v)) {
-		fputs("null", out);
+		jb_puts(out, "null");
 		return;
 	}
 	if (f->flags & TEP_FIELD_IS_SIGNED) {
 		long long sv = f->size == 1 ? (int8_t)v : f->size == 2 ? (int16_t)v :
 			       f->size == 4 ? (int32_t)v : (long long)v;
-		fprintf(out, "%lld", sv);
+		jb_dec(out, sv);
 	} else {
-		fprintf(out, "%llu", v);
+		jb_udec(out, v);
 	}
 }
 
@@ -127,12 +246,76 @@ static void json_header(struct kt_session *s, struct kt_buffer *b, FILE *out)
 	(void)l;
 }
 
+/* the line of a trace array's event @r (@ev: its format, NULL unknown), into @j */
+static void json_event(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+		       const struct kt_record *r, struct trace_seq *q, struct jbuf *j)
+{
+	const struct kt_layout *l = &s->l;
+	const uint8_t *d = r->data;
+	uint64_t us = (r->ts + 500) / 1000;
+	char comm[KT_COMM_BUF];
+
+	jb_puts(j, "{\"instance\":");
+	jb_str(j, b->name, 256);
+	jb_puts(j, ",\"cpu\":");
+	jb_dec(j, r->cpu);
+	jb_puts(j, ",\"ts\":");
+	jb_udec(j, r->ts);
+	jb_puts(j, ",\"timestamp\":\"");
+	jb_udec(j, us / 1000000);
+	jb_putc(j, '.');
+	jb_udec06(j, us % 1000000);
+	jb_puts(j, "\",\"pid\":");
+	jb_dec(j, r->pid);
+	jb_puts(j, ",\"comm\":");
+	jb_str(j, kt_session__comm_r(s, r->pid, comm), 32);
+	jb_puts(j, ",\"flags\":");
+	jb_udec(j, r->size > l->te_flags.off ? d[l->te_flags.off] : 0);
+	jb_puts(j, ",\"preempt_count\":");
+	jb_udec(j, r->size > l->te_preempt_count.off ? d[l->te_preempt_count.off] : 0);
+	if (r->missed || r->missed_unknown) {
+		jb_puts(j, ",\"lost_before\":");
+		jb_dec(j, r->missed_unknown ? -1LL : (long long)r->missed);
+	}
+	if (!ev) {
+		b->loss.events_unknown++;
+		jb_puts(j, ",\"system\":null,\"event\":null,\"id\":");
+		jb_dec(j, r->type);
+		jb_puts(j, ",\"size\":");
+		jb_udec(j, r->size);
+		jb_puts(j, "}\n");
+		return;
+	}
+	jb_puts(j, ",\"system\":");
+	jb_str(j, ev->system, 256);
+	jb_puts(j, ",\"event\":");
+	jb_str(j, ev->name, 256);
+	jb_puts(j, ",\"fields\":{");
+	{
+		struct tep_format_field *f;
+		int k = 0;
+
+		for (f = ev->format.fields; f; f = f->next, k++) {
+			if (k)
+				jb_putc(j, ',');
+			jb_str(j, f->name, 256);
+			jb_putc(j, ':');
+			json_field(j, f, r);
+		}
+	}
+	jb_puts(j, "},\"text\":");
+	trace_seq_reset(q);
+	kt_render__event(s, b, r, q);
+	trace_seq_terminate(q);
+	jb_str(j, q->buffer, q->len);
+	jb_puts(j, "}\n");
+}
+
 int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		   const struct kt_text_opts *opts)
 {
 	struct tep_handle *tep = kt_render__tep(s);
 	struct kt_text_opts o = { 0 };
-	const struct kt_layout *l = &s->l;
 	const struct kt_trace_opts *o_tr = b->ops ? NULL : kt_opts__load(s, b);
 	/* a latency tracer's file hides what came before its trace (latency.c) */
 	bool lat = o_tr && o_tr->lat_view;
@@ -140,6 +323,7 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	struct kt_record r;
 	struct kt_iter *it;
 	struct trace_seq q;
+	struct jbuf jb = { 0 };
 	uint64_t n = 0, total = 0, skip = 0;
 	int ret;
 
@@ -185,50 +369,17 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			fputs("}\n", out);
 			continue;
 		}
-		fputs("{\"instance\":", out);
-		kt_json__str(out, b->name, 256);
-		fprintf(out, ",\"cpu\":%d,\"ts\":%llu,\"timestamp\":\"%llu.%06llu\",\"pid\":%d,"
-			     "\"comm\":", r.cpu, (unsigned long long)r.ts,
-			(unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000),
-			r.pid);
-		kt_json__str(out, kt_session__comm(s, r.pid), 32);
-		fprintf(out, ",\"flags\":%u,\"preempt_count\":%u",
-			r.size > l->te_flags.off ? ((const uint8_t *)r.data)[l->te_flags.off] : 0,
-			r.size > l->te_preempt_count.off ?
-				((const uint8_t *)r.data)[l->te_preempt_count.off] : 0);
-		if (r.missed || r.missed_unknown)
-			fprintf(out, ",\"lost_before\":%lld",
-				r.missed_unknown ? -1LL : (long long)r.missed);
-		if (!ev) {
-			b->loss.events_unknown++;
-			fprintf(out, ",\"system\":null,\"event\":null,\"id\":%d,\"size\":%u}\n",
-				r.type, r.size);
-			continue;
+		jb.len = 0;
+		json_event(s, b, ev, &r, &q, &jb);
+		if (jb.failed) {
+			ret = -ENOMEM;
+			break;
 		}
-		fputs(",\"system\":", out);
-		kt_json__str(out, ev->system, 256);
-		fputs(",\"event\":", out);
-		kt_json__str(out, ev->name, 256);
-		fputs(",\"fields\":{", out);
-		{
-			struct tep_format_field *f;
-			int k = 0;
-
-			for (f = ev->format.fields; f; f = f->next, k++) {
-				if (k)
-					fputc(',', out);
-				kt_json__str(out, f->name, 256);
-				fputc(':', out);
-				json_field(out, f, &r);
-			}
-		}
-		fputs("},\"text\":", out);
-		trace_seq_reset(&q);
-		kt_render__event(s, b, &r, &q);
-		trace_seq_terminate(&q);
-		kt_json__str(out, q.buffer, q.len);
-		fputs("}\n", out);
+		/* this thread alone writes @out while a buffer is written */
+		if (fwrite_unlocked(jb.p, 1, jb.len, out) != jb.len)
+			break;	/* ferror() below */
 	}
+	free(jb.p);
 	trace_seq_destroy(&q);
 	kt_iter__free(it);
 	if (ferror(out))
