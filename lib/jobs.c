@@ -52,6 +52,7 @@ struct jobs {
 	struct kt_buffer *b;
 	const struct kt_trace_opts *o_tr;
 	FILE *direct;		/* every line goes there: a batch in one write */
+	bool json;		/* JSON Lines (kt_json__event()), not text */
 	pthread_mutex_t lock;
 	pthread_cond_t work, done;
 	struct job_batch *ring;
@@ -87,11 +88,21 @@ static int out_append(struct job_batch *bt, const char *p, size_t len)
  * worker's copy of the buffer, whose loss counts are the batch's.
  */
 static int render_one(struct jobs *j, struct kt_buffer *wb, struct job_batch *bt,
-		      struct job_rec *jr, struct trace_seq *q)
+		      struct job_rec *jr, struct trace_seq *q, struct jbuf *jb)
 {
 	struct kt_record r = jr->r;
 
 	r.data = bt->data + (uintptr_t)jr->r.data;
+	if (j->json) {
+		/* as kt_json__write() with one thread: the losses are in the line */
+		jb->len = 0;
+		kt_json__event(j->s, wb, kt_render__find_event(j->s, r.type), &r, q, jb);
+		if (jb->failed)
+			return -ENOMEM;
+		jr->out_off = (uint32_t)bt->out_len;
+		jr->out_len = (uint32_t)jb->len;
+		return out_append(bt, jb->p, jb->len);
+	}
 	trace_seq_reset(q);
 	if (jr->cpu_started)
 		trace_seq_printf(q, "##### CPU %d buffer started ####\n", r.cpu);
@@ -113,6 +124,7 @@ static void *worker(void *arg)
 	struct jobs *j = arg;
 	struct kt_buffer wb = *j->b;
 	struct trace_seq q;
+	struct jbuf jb = { 0 };
 	int err = kt_render__thread_begin(j->s);
 
 	pthread_mutex_lock(&j->lock);
@@ -142,7 +154,7 @@ static void *worker(void *arg)
 		bt->out_len = 0;
 		bt->err = 0;
 		for (i = 0; i < bt->n && !bt->err; i++)
-			bt->err = render_one(j, &wb, bt, &bt->recs[i], &q);
+			bt->err = render_one(j, &wb, bt, &bt->recs[i], &q, &jb);
 		bt->loss = wb.loss;
 
 		pthread_mutex_lock(&j->lock);
@@ -151,6 +163,7 @@ static void *worker(void *arg)
 	}
 	pthread_mutex_unlock(&j->lock);
 	trace_seq_destroy(&q);
+	free(jb.p);
 	kt_render__thread_end();
 	return NULL;
 }
@@ -242,12 +255,13 @@ static void warm_up(struct kt_session *s, struct kt_buffer *b)
 	kt_session__printk_fmt(s, 0, &addr, &fmt);
 }
 
-int kt_jobs__text(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it,
-		  const struct kt_trace_opts *o_tr, bool annotate, int nr_jobs,
-		  const struct kt_iter_opts *io, kt_jobs_emit_fn emit, void *ctx, FILE *direct)
+static int run(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it,
+	       const struct kt_trace_opts *o_tr, bool annotate, int nr_jobs,
+	       const struct kt_iter_opts *io, kt_jobs_emit_fn emit, void *ctx, FILE *direct,
+	       bool json)
 {
 	struct kt_iter_opts iop = { 0 };
-	struct jobs j = { .s = s, .b = b, .o_tr = o_tr, .direct = direct };
+	struct jobs j = { .s = s, .b = b, .o_tr = o_tr, .direct = direct, .json = json };
 	uint64_t started[KT_CPUMASK_WORDS] = { 0 };
 	pthread_mutexattr_t ma;
 	pthread_attr_t ta;
@@ -381,4 +395,25 @@ out:
 	free(tids);
 	free(seen);
 	return err;
+}
+
+int kt_jobs__text(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it,
+		  const struct kt_trace_opts *o_tr, bool annotate, int nr_jobs,
+		  const struct kt_iter_opts *io, kt_jobs_emit_fn emit, void *ctx, FILE *direct)
+{
+	return run(s, b, it, o_tr, annotate, nr_jobs, io, emit, ctx, direct, false);
+}
+
+static int emit_none(void *ctx, const char *text, size_t len)
+{
+	(void)ctx;
+	(void)text;
+	(void)len;
+	return 0;	/* never called: every batch goes to the FILE */
+}
+
+int kt_jobs__json(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it, int nr_jobs,
+		  const struct kt_iter_opts *io, FILE *out)
+{
+	return run(s, b, it, NULL, false, nr_jobs, io, emit_none, NULL, out, true);
 }

@@ -18,4 +18,11 @@ int kt_jobs__text(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it,
 		  const struct kt_trace_opts *o_tr, bool annotate, int nr_jobs,
 		  const struct kt_iter_opts *io, kt_jobs_emit_fn emit, void *ctx, FILE *direct);
 
+/*
+ * The same for the JSON Lines of @b's events (kt_json__event()), written
+ * to @out a batch at a time: the lines of kt_json__write() with one job.
+ */
+int kt_jobs__json(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it, int nr_jobs,
+		  const struct kt_iter_opts *io, FILE *out);
+
 #endif

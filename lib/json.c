@@ -10,17 +10,13 @@
 #include "internal.h"
 #include "render.h"
 #include "put.h"
+#include "jobs.h"
 
 /*
  * An event's line is put together in memory and written with one call:
  * a dozen stdio calls a record (fprintf() and fputc() of each piece) were
  * most of the JSON's time. The pieces print as the calls did.
  */
-struct jbuf {
-	char *p;
-	size_t len, cap;
-	bool failed;
-};
 
 static bool jb_grow(struct jbuf *j, size_t n)
 {
@@ -247,8 +243,8 @@ static void json_header(struct kt_session *s, struct kt_buffer *b, FILE *out)
 }
 
 /* the line of a trace array's event @r (@ev: its format, NULL unknown), into @j */
-static void json_event(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-		       const struct kt_record *r, struct trace_seq *q, struct jbuf *j)
+void kt_json__event(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+		    const struct kt_record *r, struct trace_seq *q, struct jbuf *j)
 {
 	const struct kt_layout *l = &s->l;
 	const uint8_t *d = r->data;
@@ -346,6 +342,15 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	it = kt_iter__new(b, o.iter);
 	if (!it)
 		return -errno;
+	/* a trace array's whole buffer: lines made on worker threads (jobs.c) */
+	if (o.jobs > 1 && !b->ops && !lat && !skip) {
+		ret = kt_jobs__json(s, b, it, o.jobs, o.iter, out);
+		if (ret != -EAGAIN) {
+			kt_iter__free(it);
+			return ret ? ret : ferror(out) ? -EIO : 0;
+		}
+		/* no thread to be had: this one does it all */
+	}
 	trace_seq_init(&q);
 	while ((ret = kt_iter__next(it, &r)) > 0) {
 		struct tep_event *ev = kt_render__find_event(s, r.type);
@@ -370,7 +375,7 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			continue;
 		}
 		jb.len = 0;
-		json_event(s, b, ev, &r, &q, &jb);
+		kt_json__event(s, b, ev, &r, &q, &jb);
 		if (jb.failed) {
 			ret = -ENOMEM;
 			break;

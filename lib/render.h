@@ -43,6 +43,15 @@ int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const voi
 		      uint32_t size);
 void kt_fastfmt__free(struct kt_fastfmt *f);
 
+/* json.c: an event's JSON line, put together in memory */
+struct jbuf {
+	char *p;
+	size_t len, cap;
+	bool failed;		/* out of memory: the line is cut */
+};
+void kt_json__event(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+		    const struct kt_record *r, struct trace_seq *q, struct jbuf *j);
+
 /* output.c: trace_output.c's printers */
 void kt_output__ip_sym(struct kt_session *s, const struct kt_trace_opts *o,
 		       struct trace_seq *q, uint64_t ip);
