@@ -12,10 +12,11 @@
  * of the format's arguments as eval_type() does, casts the value by the
  * conversion's length modifiers as print_arg_number() does and converts it
  * with printf's rules; __print_symbolic() of such a value prints its
- * name as print_str_arg() does. Whatever is outside that (another helper
- * such as __get_str() or __print_flags(), %p, a precision, '#', '*', a
- * dynamic field, an operator other than an array index, a handler or a
- * failed parse) leaves the event to libtraceevent. KTRACE_NO_FASTFMT=1 turns the
+ * name as print_str_arg() does, and %p and %ps (ktrace's __kt_ptr() and
+ * __kt_sym()) print what those print. Whatever is outside that (another
+ * helper such as __get_str() or __print_flags(), a precision, '#', '*',
+ * a dynamic field, an operator other than an array index, a handler or
+ * a failed parse) leaves the event to libtraceevent. KTRACE_NO_FASTFMT=1 turns the
  * programs off (tests/t-jobs.sh compares both ways on every fixture).
  */
 #include <ctype.h>
@@ -25,7 +26,7 @@
 #include "render.h"
 #include "put.h"
 
-enum ff_kind { FF_TEXT, FF_NUM, FF_STR, FF_SYM };
+enum ff_kind { FF_TEXT, FF_NUM, FF_STR, FF_SYM, FF_PTR, FF_KSYM };
 
 /* a value of __print_symbolic() and its name (in kt_fastfmt.text) */
 struct ff_sym {
@@ -42,6 +43,7 @@ struct ff_op {
 	uint32_t off, size;	/* the bytes read (a number) or the char array */
 	uint64_t mask;		/* the casts of the argument */
 	uint32_t text, len;	/* FF_TEXT: in kt_fastfmt.text; FF_SYM: in .sym */
+	int symkind;		/* FF_KSYM: 0 %ps, 1 %pS, 2 %pB */
 };
 
 struct kt_fastfmt {
@@ -234,6 +236,45 @@ static bool symbol_arg(struct builder *b, struct tep_event *ev, struct tep_print
 	return true;
 }
 
+/* the bytes a symbol's text may take: KSYM_NAME_LEN, two offsets, a module */
+#define KSYM_TEXT 640
+
+/*
+ * ktrace's own print functions (render.c), which kt_fmt__for_tep() put
+ * in place of %p and %ps: __kt_ptr(value) and __kt_sym(value, kind).
+ * print_str_arg() lets a function print into the line itself, without
+ * the conversion's width. They are told apart by their count of
+ * arguments: libtraceevent keeps a handler's name to itself, and they are
+ * the only functions ktrace registers (tep_setup()).
+ */
+static bool func_arg(struct tep_event *ev, struct tep_print_arg *a, struct ff_op *op,
+		     size_t *max)
+{
+	struct tep_print_arg *x, *kind;
+	char *end;
+	int n = 0;
+
+	for (x = a->func.args; x; x = x->next)
+		n++;
+	x = a->func.args;
+	if (n < 1 || n > 2 || op->width || op->left || !number_arg(ev, x, op))
+		return false;
+	if (n == 1) {
+		op->kind = FF_PTR;
+		*max += 16;
+		return true;
+	}
+	kind = x->next;
+	if (kind->type != TEP_PRINT_ATOM || !isdigit((unsigned char)kind->atom.atom[0]))
+		return false;
+	op->symkind = (int)strtoul(kind->atom.atom, &end, 0);
+	if (*end || op->symkind > 2)
+		return false;
+	op->kind = FF_KSYM;
+	*max += KSYM_TEXT;
+	return true;
+}
+
 /*
  * parse_arg_string(): text up to a conversion, with the escapes \n \t \r
  * \\ (any other \c is c) and %% for %
@@ -325,6 +366,11 @@ static const char *conversion(struct builder *b, struct tep_event *ev, const cha
 			if (!symbol_arg(b, ev, a, op))
 				return NULL;
 			op->kind = FF_SYM;
+			break;
+		}
+		if (a->type == TEP_PRINT_FUNC) {
+			if (!func_arg(ev, a, op, &b->f->max))
+				return NULL;
 			break;
 		}
 		if (!string_arg(ev, a, op))
@@ -452,7 +498,7 @@ static char *put_hex64(char *p, uint64_t v)
 int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const void *data,
 		      uint32_t size)
 {
-	char stack[1024], *buf = f->max < sizeof(stack) ? stack : malloc(f->max + 1), *p = buf;
+	char stack[4096 + 1], *buf = f->max < sizeof(stack) ? stack : malloc(f->max + 1), *p = buf;
 	const uint8_t *d = data;
 	int i;
 
@@ -478,6 +524,23 @@ int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const voi
 			n = strnlen((const char *)d + op->off, op->size);
 			p = put_str(p, op, (const char *)d + op->off, n);
 			break;
+		case FF_PTR:
+			if (op->off + op->size > size)
+				goto out_fail;
+			p += kt_render__ptr_text(read_number(d + op->off, op->size) & op->mask, p);
+			break;
+		case FF_KSYM: {
+			size_t k;
+
+			if (op->off + op->size > size)
+				goto out_fail;
+			k = kt_render__sym_text(read_number(d + op->off, op->size) & op->mask,
+						op->symkind, p, KSYM_TEXT);
+			if (!k)
+				goto out_fail;
+			p += k;
+			break;
+		}
 		case FF_SYM: {
 			const struct ff_sym *y = f->sym + op->text, *end = y + op->len;
 			int64_t v;

@@ -230,7 +230,8 @@ static void prepare(struct jobs *j, const struct kt_record *r, uint8_t *seen)
 	ev = kt_render__find_event(j->s, r->type);
 	if (ev && ev->system && !strcmp(ev->system, "ftrace") &&
 	    !strcmp(ev->name, "user_stack") && b->opts.sym_userobj && !b->opts.warned_userobj &&
-	    !j->o_tr->bin && !j->o_tr->raw && !j->o_tr->hex) {
+	    /* JSON's text is the event's own, whatever bin, raw and hex say */
+	    (j->json || (!j->o_tr->bin && !j->o_tr->raw && !j->o_tr->hex))) {
 		kt_warn(j->s, "buffer %s: option sym-userobj is on: the kernel printed the "
 			      "file of each user stack address, ktrace prints the address "
 			      "alone, marked [sym-userobj not rendered]", b->name);

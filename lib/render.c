@@ -52,42 +52,102 @@ static __thread struct kt_buffer *render_buffer;
  * ptr_key, the low 32 bits, NULL and error pointers left raw; the
  * no_hash_pointers boot option turns hashing off.
  */
-static unsigned long long print_ptr(struct trace_seq *q, unsigned long long *args)
+size_t kt_render__ptr_text(uint64_t v, char *out)
 {
 	struct kt_buffer *b = render_buffer;
-	uint64_t v = args[0];
+	int i;
 
 	if (b && b->hash_ptr == 1 && v && v < (uint64_t)-4095 && b->s->ptr_key_ok)
 		v = kt_siphash_1u64(v, b->s->ptr_key) & 0xffffffffULL;
-	trace_seq_printf(q, "%016llx", (unsigned long long)v);
+	/* "%016llx" */
+	for (i = 15; i >= 0; i--, v >>= 4)
+		out[i] = "0123456789abcdef"[v & 0xf];
+	out[16] = 0;
+	return 16;
+}
+
+static unsigned long long print_ptr(struct trace_seq *q, unsigned long long *args)
+{
+	char text[17];
+
+	kt_render__ptr_text(args[0], text);
+	trace_seq_puts(q, text);
 	return 0;
 }
 
-/*
- * %ps, %pS and %pB as vsprintf's __sprint_symbol() prints them:
- * "name", "name+0x1a/0x40" (an offset of 0 is "0x0": the kernel's %#lx,
- * unlike the C library's, keeps the prefix on 0),
- * " [module]" after a module's symbol, "0x..." for an unknown address.
- * args[1]: 0 %ps, 1 %pS, 2 %pB (the symbol of the address before).
- */
-static unsigned long long print_sym(struct trace_seq *q, unsigned long long *args)
+/* "%llx" of @v at @p */
+static char *put_hex64(char *p, uint64_t v)
+{
+	uint64_t t;
+	int n = 1;
+	char *e;
+
+	for (t = v >> 4; t; t >>= 4)
+		n++;
+	e = p + n;
+	do {
+		*--e = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (e > p);
+	return p + n;
+}
+
+size_t kt_render__sym_text(uint64_t addr, int kind, char *out, size_t cap)
 {
 	struct kt_buffer *b = render_buffer;
-	uint64_t addr = args[0], look = args[1] == 2 ? addr - 1 : addr, start, size;
+	uint64_t look = kind == 2 ? addr - 1 : addr, start, size;
 	const char *name = NULL, *mod = NULL;
+	size_t n, m;
+	char *p = out;
 
 	if (b)
 		name = kt_symbol_lookup(b->s, look, &start, &size, &mod);
 	if (!name) {
-		trace_seq_printf(q, "0x%llx", (unsigned long long)addr);
-		return 0;
+		if (cap < 20)
+			return 0;
+		*p++ = '0';
+		*p++ = 'x';
+		p = put_hex64(p, addr);
+		*p = 0;
+		return (size_t)(p - out);
 	}
-	trace_seq_puts(q, name);
-	if (args[1])
-		trace_seq_printf(q, "+0x%llx/0x%llx", (unsigned long long)(addr - start),
-				 (unsigned long long)size);
-	if (mod)
-		trace_seq_printf(q, " [%s]", mod);
+	n = strlen(name);
+	m = mod ? strlen(mod) : 0;
+	/* the name, "+0x" and "/0x" with 16 digits each, " [" module "]", NUL */
+	if (n + 38 + m + 4 > cap)
+		return 0;
+	memcpy(p, name, n);
+	p += n;
+	if (kind) {
+		*p++ = '+';
+		*p++ = '0';
+		*p++ = 'x';
+		p = put_hex64(p, addr - start);
+		*p++ = '/';
+		*p++ = '0';
+		*p++ = 'x';
+		p = put_hex64(p, size);
+	}
+	if (mod) {
+		*p++ = ' ';
+		*p++ = '[';
+		memcpy(p, mod, m);
+		p += m;
+		*p++ = ']';
+	}
+	*p = 0;
+	return (size_t)(p - out);
+}
+
+static unsigned long long print_sym(struct trace_seq *q, unsigned long long *args)
+{
+	char text[1024];
+
+	/* a name too long for the buffer (none is: KSYM_NAME_LEN is 512) */
+	if (!kt_render__sym_text(args[0], (int)args[1], text, sizeof(text)))
+		trace_seq_printf(q, "0x%llx", (unsigned long long)args[0]);
+	else
+		trace_seq_puts(q, text);
 	return 0;
 }
 
@@ -138,6 +198,10 @@ static struct tep_handle *tep_setup(struct kt_session *s, bool lock)
 	if (lock)
 		kt_unlock(s);
 	tep_set_function_resolver(tep, resolve_func, s);
+	/*
+	 * The only two print functions: fastfmt.c tells them apart by their
+	 * count of arguments (libtraceevent does not show a handler's name)
+	 */
 	tep_register_print_function(tep, print_ptr, TEP_FUNC_ARG_VOID, "__kt_ptr",
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_VOID);
 	tep_register_print_function(tep, print_sym, TEP_FUNC_ARG_VOID, "__kt_sym",

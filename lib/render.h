@@ -34,6 +34,14 @@ static inline void kt_seq_put(struct trace_seq *q, const char *str, size_t n)
 	}
 }
 
+/*
+ * %p (vsprintf's hashed or raw pointer) and %ps/%pS/%pB (@kind 0, 1, 2)
+ * of the buffer being rendered, as __kt_ptr() and __kt_sym() print them:
+ * the length written at @out, NUL-terminated (0: it does not fit @cap)
+ */
+size_t kt_render__ptr_text(uint64_t v, char *out);
+size_t kt_render__sym_text(uint64_t addr, int kind, char *out, size_t cap);
+
 /* fastfmt.c: print formats printed without libtraceevent */
 struct kt_fastfmt;
 /* @ev's print format as a program; NULL when it is not one of those */
