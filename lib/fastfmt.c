@@ -478,23 +478,6 @@ static char *put_str(char *p, const struct ff_op *op, const char *str, size_t n)
 	return p;
 }
 
-/* "%llx" */
-static char *put_hex64(char *p, uint64_t v)
-{
-	int n = 1;
-	uint64_t t;
-	char *e;
-
-	for (t = v >> 4; t; t >>= 4)
-		n++;
-	e = p + n;
-	do {
-		*--e = "0123456789abcdef"[v & 0xf];
-		v >>= 4;
-	} while (e > p);
-	return p + n;
-}
-
 int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const void *data,
 		      uint32_t size)
 {
@@ -556,7 +539,7 @@ int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const voi
 				/* "0x%llx", the conversion's width not applied */
 				*p++ = '0';
 				*p++ = 'x';
-				p = put_hex64(p, (uint64_t)v);
+				p = kt_put_hex(p, (uint64_t)v);
 			}
 			break;
 		}

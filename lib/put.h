@@ -84,10 +84,10 @@ static inline char *kt_put_udec(char *p, uint64_t v, int width)
 	return kt_put_digits(p, v, n);
 }
 
-/* "%x" of @v */
-static inline char *kt_put_hex(char *p, unsigned v)
+/* "%llx" of @v ("%x" of an unsigned int alike) */
+static inline char *kt_put_hex(char *p, uint64_t v)
 {
-	unsigned t;
+	uint64_t t;
 	char *e;
 	int n = 1;
 

@@ -16,6 +16,7 @@
 #include <event-parse.h>
 #include "internal.h"
 #include "render.h"
+#include "put.h"
 #include "fmt.h"
 
 static char *resolve_func(void *priv, unsigned long long *addrp, char **modp)
@@ -75,23 +76,6 @@ static unsigned long long print_ptr(struct trace_seq *q, unsigned long long *arg
 	return 0;
 }
 
-/* "%llx" of @v at @p */
-static char *put_hex64(char *p, uint64_t v)
-{
-	uint64_t t;
-	int n = 1;
-	char *e;
-
-	for (t = v >> 4; t; t >>= 4)
-		n++;
-	e = p + n;
-	do {
-		*--e = "0123456789abcdef"[v & 0xf];
-		v >>= 4;
-	} while (e > p);
-	return p + n;
-}
-
 size_t kt_render__sym_text(uint64_t addr, int kind, char *out, size_t cap)
 {
 	struct kt_buffer *b = render_buffer;
@@ -107,7 +91,7 @@ size_t kt_render__sym_text(uint64_t addr, int kind, char *out, size_t cap)
 			return 0;
 		*p++ = '0';
 		*p++ = 'x';
-		p = put_hex64(p, addr);
+		p = kt_put_hex(p, addr);
 		*p = 0;
 		return (size_t)(p - out);
 	}
@@ -122,11 +106,11 @@ size_t kt_render__sym_text(uint64_t addr, int kind, char *out, size_t cap)
 		*p++ = '+';
 		*p++ = '0';
 		*p++ = 'x';
-		p = put_hex64(p, addr - start);
+		p = kt_put_hex(p, addr - start);
 		*p++ = '/';
 		*p++ = '0';
 		*p++ = 'x';
-		p = put_hex64(p, size);
+		p = kt_put_hex(p, size);
 	}
 	if (mod) {
 		*p++ = ' ';

@@ -101,13 +101,17 @@ int main(void)
 		*e = 0;
 		snprintf(want, sizeof(want), "%x", (unsigned)v);
 		bad_hex += strcmp(got, want) != 0;
-		n_hex++;
+		e = kt_put_hex(got, (uint64_t)v);
+		*e = 0;
+		snprintf(want, sizeof(want), "%llx", (unsigned long long)v);
+		bad_hex += strcmp(got, want) != 0;
+		n_hex += 2;
 	}
 	CHECK(nvalues > 4000, "%zu values", nvalues);
 	CHECK(!bad_dec, "%%*lld, %%-*lld, %%0*lld: %d conversions, %d differ from snprintf()",
 	      n_dec, bad_dec);
 	CHECK(!bad_udec, "%%*llu, %%-*llu, %%0*llu: %d conversions, %d differ from snprintf()", n_udec, bad_udec);
-	CHECK(!bad_hex, "%%x: %d conversions, %d differ from snprintf()", n_hex, bad_hex);
+	CHECK(!bad_hex, "%%x, %%llx: %d conversions, %d differ from snprintf()", n_hex, bad_hex);
 
 	/* kt_seq_put(): the same text as trace_seq_puts(), at and past the buffer's end */
 	{
