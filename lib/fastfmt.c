@@ -13,10 +13,11 @@
  * conversion's length modifiers as print_arg_number() does and converts it
  * with printf's rules; __print_symbolic() of such a value prints its
  * name as print_str_arg() does, and %p and %ps (ktrace's __kt_ptr() and
- * __kt_sym()) print what those print. Whatever is outside that (another
- * helper such as __get_str() or __print_flags(), a precision, '#', '*',
- * a dynamic field, an operator other than an array index, a handler or
- * a failed parse) leaves the event to libtraceevent. KTRACE_NO_FASTFMT=1 turns the
+ * __kt_sym()) print what those print, and __get_str() what
+ * print_str_arg() prints. Whatever is outside that (another helper such
+ * as __print_flags(), a precision, '#', '*', a dynamic field but as a
+ * string, an operator other than an array index, a handler or a failed
+ * parse) leaves the event to libtraceevent. KTRACE_NO_FASTFMT=1 turns the
  * programs off (tests/t-jobs.sh compares both ways on every fixture).
  */
 #include <ctype.h>
@@ -26,7 +27,7 @@
 #include "render.h"
 #include "put.h"
 
-enum ff_kind { FF_TEXT, FF_NUM, FF_STR, FF_SYM, FF_PTR, FF_KSYM };
+enum ff_kind { FF_TEXT, FF_NUM, FF_STR, FF_SYM, FF_PTR, FF_KSYM, FF_DSTR };
 
 /* a value of __print_symbolic() and its name (in kt_fastfmt.text) */
 struct ff_sym {
@@ -44,6 +45,7 @@ struct ff_op {
 	uint64_t mask;		/* the casts of the argument */
 	uint32_t text, len;	/* FF_TEXT: in kt_fastfmt.text; FF_SYM: in .sym */
 	int symkind;		/* FF_KSYM: 0 %ps, 1 %pS, 2 %pB */
+	bool relative;		/* FF_DSTR: a __rel_loc field */
 };
 
 struct kt_fastfmt {
@@ -236,6 +238,29 @@ static bool symbol_arg(struct builder *b, struct tep_event *ev, struct tep_print
 	return true;
 }
 
+/*
+ * __get_str(field) for %s: the string a __data_loc (or __rel_loc) field
+ * points to. Up to DSTR_MAX bytes are printed by the program; a longer
+ * one, or one without its NUL in the record, is left to libtraceevent.
+ */
+#define DSTR_MAX 256
+
+static bool dstring_arg(struct tep_event *ev, struct tep_print_arg *a, struct ff_op *op,
+			size_t *max)
+{
+	struct tep_format_field *f = tep_find_any_field(ev, a->string.string);
+
+	if (!f || !(f->flags & TEP_FIELD_IS_DYNAMIC) || f->offset < 0 ||
+	    (f->size != 4 && f->size != 2))
+		return false;
+	op->off = (uint32_t)f->offset;
+	op->size = (uint32_t)f->size;
+	op->relative = f->flags & TEP_FIELD_IS_RELATIVE;
+	op->kind = FF_DSTR;
+	*max += DSTR_MAX + (size_t)op->width;
+	return true;
+}
+
 /* the bytes a symbol's text may take: KSYM_NAME_LEN, two offsets, a module */
 #define KSYM_TEXT 640
 
@@ -370,6 +395,11 @@ static const char *conversion(struct builder *b, struct tep_event *ev, const cha
 		}
 		if (a->type == TEP_PRINT_FUNC) {
 			if (!func_arg(ev, a, op, &b->f->max))
+				return NULL;
+			break;
+		}
+		if (a->type == TEP_PRINT_STRING) {
+			if (!dstring_arg(ev, a, op, &b->f->max))
 				return NULL;
 			break;
 		}
@@ -522,6 +552,33 @@ int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const voi
 			if (!k)
 				goto out_fail;
 			p += k;
+			break;
+		}
+		case FF_DSTR: {
+			/* dynamic_offset_field(), then print_str_arg()'s TEP_PRINT_STRING */
+			uint32_t loc, o, l;
+			const char *str, *nul;
+
+			if (op->off + op->size > size)
+				break;	/* offset and length 0: nothing */
+			loc = (uint32_t)read_number(d + op->off, op->size);
+			o = loc & 0xffff;
+			l = op->size == 2 ? size - o : (loc >> 16) & 0xffff;
+			if (o + l > size)
+				l = 0;
+			if (o > size)
+				o = 0;
+			if (op->relative)
+				o += op->off + op->size;
+			if (!l)
+				break;	/* "do not attempt to save zero length dynamic strings" */
+			if (o >= size)
+				goto out_fail;
+			str = (const char *)d + o;
+			nul = memchr(str, 0, size - o);
+			if (!nul || nul - str > DSTR_MAX)
+				goto out_fail;
+			p = put_str(p, op, str, (size_t)(nul - str));
 			break;
 		}
 		case FF_SYM: {
