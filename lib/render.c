@@ -512,6 +512,13 @@ static struct tep_format_field *field_outside(struct tep_event *ev, const struct
 			off += f->offset + 4;
 		if (off > r->size || len > r->size - off)
 			return f;
+		/*
+		 * an empty cpumask, which no kernel records: libtraceevent 1.7
+		 * would size its text for UINT_MAX CPUs (cpumask_worst_size(0)
+		 * asks for 3 GB; found by fuzzing)
+		 */
+		if (!len && f->type && strstr(f->type, "cpumask"))
+			return f;
 	}
 	return NULL;
 }
