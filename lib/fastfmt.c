@@ -136,12 +136,18 @@ static bool number_arg(struct tep_event *ev, struct tep_print_arg *a, struct ff_
 	return false;
 }
 
-/* the argument of %s: a fixed char array */
-static bool string_arg(struct tep_event *ev, struct tep_print_arg *a, struct ff_op *op)
+/*
+ * The arguments of %s: each helper checks @a, fills @op (its kind too)
+ * and adds what it may print to *@max.
+ */
+
+/* a fixed char array */
+static bool string_arg(struct tep_event *ev, struct tep_print_arg *a, struct ff_op *op,
+		       size_t *max)
 {
 	struct tep_format_field *f;
 
-	if (!a || a->type != TEP_PRINT_FIELD)
+	if (a->type != TEP_PRINT_FIELD)
 		return false;
 	f = tep_find_any_field(ev, a->field.name);
 	if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) ||
@@ -150,6 +156,8 @@ static bool string_arg(struct tep_event *ev, struct tep_print_arg *a, struct ff_
 		return false;
 	op->off = (uint32_t)f->offset;
 	op->size = (uint32_t)f->size;
+	op->kind = FF_STR;
+	*max += (size_t)op->width + op->size;
 	return true;
 }
 
@@ -213,7 +221,8 @@ static bool symbol_arg(struct builder *b, struct tep_event *ev, struct tep_print
 {
 	struct tep_print_flag_sym *fs;
 	size_t max = 18, n = 0;
-	if (!a || a->type != TEP_PRINT_SYMBOL || !number_arg(ev, a->symbol.field, op))
+
+	if (!number_arg(ev, a->symbol.field, op))
 		return false;
 	op->text = (uint32_t)b->nsym;
 	for (fs = a->symbol.symbols; fs; fs = fs->next) {
@@ -234,6 +243,7 @@ static bool symbol_arg(struct builder *b, struct tep_event *ev, struct tep_print
 		n++;
 	}
 	op->len = (uint32_t)n;
+	op->kind = FF_SYM;
 	b->f->max += max + (size_t)op->width;
 	return true;
 }
@@ -385,28 +395,12 @@ static const char *conversion(struct builder *b, struct tep_event *ev, const cha
 		b->f->max += (size_t)(op->width > 24 ? op->width : 24);
 		break;
 	case 's':
-		if (ls || op->zero)
+		if (ls || op->zero ||
+		    !(a->type == TEP_PRINT_SYMBOL ? symbol_arg(b, ev, a, op) :
+		      a->type == TEP_PRINT_FUNC ? func_arg(ev, a, op, &b->f->max) :
+		      a->type == TEP_PRINT_STRING ? dstring_arg(ev, a, op, &b->f->max) :
+		      string_arg(ev, a, op, &b->f->max)))
 			return NULL;
-		if (a->type == TEP_PRINT_SYMBOL) {
-			if (!symbol_arg(b, ev, a, op))
-				return NULL;
-			op->kind = FF_SYM;
-			break;
-		}
-		if (a->type == TEP_PRINT_FUNC) {
-			if (!func_arg(ev, a, op, &b->f->max))
-				return NULL;
-			break;
-		}
-		if (a->type == TEP_PRINT_STRING) {
-			if (!dstring_arg(ev, a, op, &b->f->max))
-				return NULL;
-			break;
-		}
-		if (!string_arg(ev, a, op))
-			return NULL;
-		op->kind = FF_STR;
-		b->f->max += (size_t)op->width + op->size;
 		break;
 	default:
 		return NULL;

@@ -82,17 +82,14 @@ static inline void jb_udec06(struct jbuf *j, uint64_t v)
 		j->len = (size_t)(kt_put_udec_flags(j->p + j->len, v, 6, true) - j->p);
 }
 
-/* kt_json__str() into @j */
-static void jb_str(struct jbuf *j, const char *p, size_t max)
+/*
+ * The @n bytes at @p as a JSON string's content, at @o (at most 6 bytes
+ * each: "\\u00XX"); returns the end
+ */
+static char *json_escape(char *o, const char *p, size_t n)
 {
-	size_t n = strnlen(p, max), i;
-	char *o;
+	size_t i;
 
-	/* at most 6 bytes a character ("\\u00XX") and the quotes */
-	if (!jb_room(j, 6 * n + 2))
-		return;
-	o = j->p + j->len;
-	*o++ = '"';
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
 
@@ -116,36 +113,34 @@ static void jb_str(struct jbuf *j, const char *p, size_t max)
 			*o++ = "0123456789abcdef"[c & 0xf];
 		}
 	}
+	return o;
+}
+
+/* kt_json__str() into @j */
+static void jb_str(struct jbuf *j, const char *p, size_t max)
+{
+	size_t n = strnlen(p, max);
+	char *o;
+
+	if (!jb_room(j, 6 * n + 2))
+		return;
+	o = j->p + j->len;
+	*o++ = '"';
+	o = json_escape(o, p, n);
 	*o++ = '"';
 	j->len = (size_t)(o - j->p);
 }
 
+/* the string up to its NUL or @max bytes, quoted and escaped, a stretch at a time */
 void kt_json__str(FILE *out, const char *p, size_t max)
 {
-	size_t i;
+	size_t n = strnlen(p, max), i, k;
+	char buf[6 * 256];
 
 	fputc('"', out);
-	for (i = 0; i < max && p[i]; i++) {
-		unsigned char c = (unsigned char)p[i];
-		size_t run;
-
-		/* runs of plain characters in one write, not a call each */
-		for (run = 0; i + run < max && p[i + run] >= 0x20 && p[i + run] < 0x7f &&
-			      p[i + run] != '"' && p[i + run] != '\\'; run++)
-			;
-		if (run) {
-			fwrite(p + i, 1, run, out);
-			i += run - 1;
-			continue;
-		}
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else
-			fprintf(out, "\\u%04x", c);
+	for (i = 0; i < n; i += k) {
+		k = n - i < 256 ? n - i : 256;
+		fwrite(buf, 1, (size_t)(json_escape(buf, p + i, k) - buf), out);
 	}
 	fputc('"', out);
 }

@@ -277,7 +277,6 @@ static __thread struct function_fields function_cache;
 static struct function_fields *function_fields(struct tep_event *ev)
 {
 	struct function_fields *ff = &function_cache;
-
 	unsigned long gen = __atomic_load_n(&kt_render__tep_gen, __ATOMIC_RELAXED);
 
 	if (ff->ev != ev || ff->gen != gen) {
