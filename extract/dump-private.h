@@ -36,6 +36,8 @@ struct kx_dump {
 	addrxlat_ctx_t *axctx;
 	addrxlat_sys_t *axsys;
 	kdump_bmp_t *ram;	/* memory.pagemap: pfns that are RAM */
+	kdump_bmp_t *filemap;	/* file.pagemap of a compressed dump: pfns it holds */
+	unsigned long renewed;	/* contexts replaced after a failed read (renew_ctx()) */
 	unsigned int page_shift;
 	uint64_t kernel_min;	/* lowest kernel address on this arch */
 	/*

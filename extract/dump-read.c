@@ -174,46 +174,121 @@ static uint64_t block_offset(struct kx_dump *d, uint64_t kvaddr, size_t len)
 }
 
 /*
+ * A context of libkdumpfile's of its own on the dump's file, set up as
+ * the first one (kx_dump__open()), or NULL.
+ */
+static kdump_ctx_t *open_ctx(struct kx_dump *d)
+{
+	kdump_ctx_t *c = kdump_new();
+	const char *arch = NULL;
+
+	if (!c)
+		return NULL;
+	kdump_set_number_attr(c, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER);
+	kdump_set_number_attr(c, "cache.size", KX_KDUMP_CACHE);
+	if (kdump_open_fd(c, d->flat ? kx_flat__fd(d->flat) : d->fd) != KDUMP_OK)
+		goto fail;
+	/* the architecture the first one was told, when the dump names none */
+	if (kdump_get_string_attr(c, KDUMP_ATTR_ARCH_NAME, &arch) != KDUMP_OK || !arch) {
+		kdump_clear_err(c);
+		if (kdump_get_string_attr(d->ctx, KDUMP_ATTR_ARCH_NAME, &arch) != KDUMP_OK ||
+		    !arch || kdump_set_string_attr(c, KDUMP_ATTR_ARCH_NAME, arch) != KDUMP_OK)
+			goto fail;
+	}
+	if (kdump_set_string_attr(c, KDUMP_ATTR_OSTYPE, "linux") != KDUMP_OK)
+		goto fail;
+	return c;
+fail:
+	kdump_free(c);
+	return NULL;
+}
+
+/*
+ * After a failed read, @d's context @c is not to be read with again:
+ * libkdumpfile 0.5.1 (Debian 12's) turns the cache entry of a failed
+ * read into a "missed" entry, and reusing it later takes a data buffer
+ * from the wrong partition of the cache: NULL, so the next inflate
+ * fails ("Decompresion failed: error -2") or a read writes through NULL
+ * (SIGSEGV). Upstream fixed it in 0.5.4 (commit e63dab4, "cache: Get
+ * data buffer before adjusting ghost partition size"). Pages known to be
+ * absent are never asked for (page_absent()); for any other failure the
+ * context is replaced by a new one. Returns the new context, or @c when
+ * none could be made (then the reads that follow may fail).
+ */
+static kdump_ctx_t *renew_ctx(struct kx_dump *d, kdump_ctx_t *c)
+{
+	kdump_ctx_t *n = open_ctx(d);
+
+	if (!n)
+		return c;
+	kdump_free(c);
+	d->renewed++;
+	return n;
+}
+
+/*
  * This thread's context of @d (made on its first call), or NULL: a
  * context of its own on the same file, so that readers share no cache
- * and no lock in libkdumpfile (clones share both: two readers then spent
- * a fifth of their time waking each other); a clone if that fails, and
- * past KX_OWN_CTX_MAX of them (memory).
+ * and no lock in libkdumpfile (clones of one context share both: two
+ * readers then spent a fifth of their time waking each other, and a
+ * failed read on one would spoil the cache of all). At most
+ * KX_OWN_CTX_MAX of them (each has its own cache and tables, ~6 MiB);
+ * other threads get NULL and read through kx_dump__read().
  */
 #define KX_OWN_CTX_MAX	2
 
+static __thread unsigned long tl_id;
+static __thread size_t tl_slot;
+
 static kdump_ctx_t *thread_ctx(struct kx_dump *d)
 {
-	static __thread unsigned long tl_id;
-	static __thread kdump_ctx_t *tl_ctx;
 	kdump_ctx_t **n, *c = NULL;
 
 	if (tl_id == d->id)
-		return tl_ctx;
+		return tl_slot < d->nclones ? d->clones[tl_slot] : NULL;
 	pthread_mutex_lock(&d->lock);
-	n = realloc(d->clones, (d->nclones + 1) * sizeof(*n));
-	if (n) {
-		d->clones = n;
-		/* each has its own cache and tables (~6 MiB): the first few */
-		c = d->nclones < KX_OWN_CTX_MAX ? kdump_new() : NULL;
-		if (!c) {
-			c = kdump_clone(d->ctx, 0);
-		} else {
-			kdump_set_number_attr(c, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER);
-			kdump_set_number_attr(c, "cache.size", KX_KDUMP_CACHE);
-			if (kdump_open_fd(c, d->flat ? kx_flat__fd(d->flat) : d->fd) != KDUMP_OK ||
-			    kdump_set_string_attr(c, KDUMP_ATTR_OSTYPE, "linux") != KDUMP_OK) {
-				kdump_free(c);
-				c = kdump_clone(d->ctx, 0);
-			}
+	tl_slot = SIZE_MAX;
+	if (d->nclones < KX_OWN_CTX_MAX) {
+		n = realloc(d->clones, (d->nclones + 1) * sizeof(*n));
+		if (n) {
+			d->clones = n;
+			c = open_ctx(d);
 		}
-		if (c)
+		if (c) {
+			tl_slot = d->nclones;
 			d->clones[d->nclones++] = c;
+		}
 	}
 	pthread_mutex_unlock(&d->lock);
 	tl_id = d->id;
-	tl_ctx = c;
 	return c;
+}
+
+/*
+ * Is a page of [kvaddr, kvaddr + len) absent from a compressed dump
+ * (not in its file.pagemap)? Then its address, else UINT64_MAX. Called
+ * under @d's lock; without a file pagemap (ELF) nothing is known absent.
+ */
+static uint64_t page_absent(struct kx_dump *d, uint64_t kvaddr, size_t len)
+{
+	uint64_t page = 1ULL << d->page_shift, addr, end = kvaddr + len;
+
+	if (!d->filemap || !d->axctx || !d->axsys)
+		return UINT64_MAX;
+	for (addr = kvaddr; addr < end; addr = (addr | (page - 1)) + 1) {
+		addrxlat_fulladdr_t fa = { .addr = addr, .as = ADDRXLAT_KVADDR };
+		kdump_addr_t pfn, idx;
+
+		if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, d->axctx, d->axsys) !=
+		    ADDRXLAT_OK) {
+			addrxlat_ctx_clear_err(d->axctx);
+			return addr;
+		}
+		idx = pfn = fa.addr >> d->page_shift;
+		if (kdump_bmp_find_set(d->filemap, &idx) != KDUMP_OK || idx != pfn)
+			return addr;
+	}
+	return UINT64_MAX;
 }
 
 /*
@@ -236,13 +311,31 @@ static int read_blocks_lib(struct kx_dump *d, const uint64_t *kvaddrs, size_t n,
 	for (i = 0; i < n; i++) {
 		size_t got = len;
 
+		uint64_t absent;
+
 		if (kvaddrs[i] < d->kernel_min || kvaddrs[i] + len - 1 < kvaddrs[i])
 			continue;
+		if (!own)
+			pthread_mutex_lock(&d->lock);
+		absent = page_absent(d, kvaddrs[i], len);
+		if (!own)
+			pthread_mutex_unlock(&d->lock);
+		if (absent != UINT64_MAX)
+			continue;	/* read() says why */
 		if (kdump_read(c, KDUMP_KVADDR, kvaddrs[i], (char *)buf + i * len, &got) ==
-		    KDUMP_OK && got == len)
+			    KDUMP_OK &&
+		    got == len) {
 			ok[i] = 1;
-		else
-			kdump_clear_err(c);
+			continue;
+		}
+		kdump_clear_err(c);
+		if (own) {
+			c = d->ctx = renew_ctx(d, c);
+		} else {
+			pthread_mutex_lock(&d->lock);
+			c = d->clones[tl_slot] = renew_ctx(d, c);
+			pthread_mutex_unlock(&d->lock);
+		}
 	}
 	if (own)
 		pthread_mutex_unlock(&d->lock);
@@ -324,6 +417,15 @@ static int read_locked(struct kx_dump *d, uint64_t kvaddr, void *buf, size_t len
 	}
 	if (d->seg && d->axctx && d->axsys && !direct_read(d, kvaddr, buf, len))
 		return 0;
+	at = page_absent(d, kvaddr, len);
+	if (at != UINT64_MAX) {
+		ret = classify_nodata(d, at);
+		snprintf(d->last_error, sizeof(d->last_error),
+			 "KVADDR 0x%llx: not in the dump's pages (%s)", (unsigned long long)at,
+			 ret == -ENODATA ? "page filtered out of the dump" :
+					   "not mapped or not in the dump");
+		return ret;
+	}
 	/* kdump_read() crosses page boundaries and reports how far it got */
 	ks = kdump_read(d->ctx, KDUMP_KVADDR, kvaddr, buf, &got);
 	if (ks == KDUMP_OK && got == len) {
@@ -357,6 +459,8 @@ static int read_locked(struct kx_dump *d, uint64_t kvaddr, void *buf, size_t len
 		 ret == -EFAULT	 ? "not mapped or not in the dump" :
 				   "read error");
 	kdump_clear_err(d->ctx);
+	if (ks != KDUMP_OK && ks != KDUMP_ERR_ADDRXLAT)
+		d->ctx = renew_ctx(d, d->ctx);
 	return ret;
 }
 
@@ -421,6 +525,13 @@ enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 		d->ram = attr.val.bitmap;
 		kdump_bmp_incref(d->ram);
 	}
+	/* an ELF dump's file.pagemap is its RAM: only a compressed dump's leaves pages out */
+	attr.type = KDUMP_BITMAP;
+	if (strcmp(d->format, "elf") &&
+	    kdump_get_typed_attr(d->ctx, KDUMP_ATTR_FILE_PAGEMAP, &attr) == KDUMP_OK) {
+		d->filemap = attr.val.bitmap;
+		kdump_bmp_incref(d->filemap);
+	}
 	kdump_clear_err(d->ctx);
 	return KX_OK;
 }
@@ -435,6 +546,9 @@ void kx_dump__fini_xlat(struct kx_dump *d)
 	d->elf_ok_start = d->elf_ok_end = NULL;
 	if (d->ram)
 		kdump_bmp_decref(d->ram);
+	if (d->filemap)
+		kdump_bmp_decref(d->filemap);
+	d->filemap = NULL;
 	if (d->axsys)
 		addrxlat_sys_decref(d->axsys);
 	if (d->axctx)
@@ -588,6 +702,8 @@ enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen)
 	if (ks != KDUMP_ERR_EOF && ks != KDUMP_ERR_SYSTEM &&
 	    ks != KDUMP_ERR_CORRUPT) {
 		kdump_clear_err(d->ctx);
+		if (ks != KDUMP_OK)
+			d->ctx = renew_ctx(d, d->ctx);
 		return KX_OK;
 	}
 	snprintf(msg, msglen,
@@ -596,6 +712,7 @@ enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen)
 		 d->path, (unsigned long long)d->file_size,
 		 (unsigned long long)last, kdump_get_err(d->ctx));
 	kdump_clear_err(d->ctx);
+	d->ctx = renew_ctx(d, d->ctx);
 truncated:
 	if (!d->force)
 		return KX_ERR_DUMP;

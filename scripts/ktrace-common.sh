@@ -41,9 +41,12 @@ ktrace_apt_setup()
 	cat >"$dir/etc/sources.list.new" <<EOS
 deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main
 EOS
+	# sid and backports have no security archive of their own
+	case $suite in sid | unstable | experimental | *-backports) ;; *)
 	[ -n "${KTRACE_APT_NOSECURITY:-}" ] ||
 		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${mirror%/debian}/debian-security $suite-security main" \
-			>>"$dir/etc/sources.list.new"
+			>>"$dir/etc/sources.list.new" ;;
+	esac
 	if ! cmp -s "$dir/etc/sources.list.new" "$dir/etc/sources.list"; then
 		mv "$dir/etc/sources.list.new" "$dir/etc/sources.list"
 		rm -f "$dir/state/updated"
@@ -84,6 +87,10 @@ ktrace_series_suite()
 	5.10) echo bullseye ;;
 	6.1 | 6.1-rt) echo bookworm ;;
 	6.12 | 6.12-rt) echo trixie ;;
+	# today's kernels: the mirror keeps only the newest of each suite, so a
+	# series names a suite and fetch-kernel checks the release still is it
+	7.2) echo sid ;;
+	7.3) echo trixie-backports ;;
 	*) return 1 ;;
 	esac
 }

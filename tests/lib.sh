@@ -6,6 +6,14 @@ ok()   { echo "ok - $*"; }
 nok()  { echo "not ok - $*"; FAILED=1; }
 skip() { echo "skip - $*"; }
 FAILED=0
+# signalled RC: a status that says the process died of a signal that is a
+# crash (SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS; not the
+# SIGPIPE of a reader that closed early, nor a timeout's SIGTERM/SIGKILL).
+# A crash fails a test whatever it is compared with.
+signalled() {
+	case $1 in 132 | 133 | 134 | 135 | 136 | 139 | 159) return 0 ;; esac
+	return 1
+}
 # cases: every generated case directory with a case.env and a trace in it
 # (the tracing-off case, NOTRACE=1, has its own test: t-notrace.sh; so do
 # the cases of another recorder, RING_TRUTH=name: t-krec.sh)

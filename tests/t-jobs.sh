@@ -18,10 +18,13 @@ same() {
 	local c=$1 what=$2 j rc1 rc bad=; shift 2
 	"$KTRACE_BIN" -J 1 "$@" >"$tmp/1.out" 2>"$tmp/1.err"
 	rc1=$?
+	signalled $rc1 && bad="; -J 1: killed by signal $((rc1 - 128))"
 	for j in 2 7; do
 		"$KTRACE_BIN" -J $j "$@" >"$tmp/$j.out" 2>"$tmp/$j.err"
 		rc=$?
-		if [ $rc != $rc1 ]; then
+		if signalled $rc; then
+			bad="$bad; -J $j: killed by signal $((rc - 128))"
+		elif [ $rc != $rc1 ]; then
 			bad="$bad; -J $j: status $rc, -J 1: $rc1"
 		elif ! cmp -s "$tmp/1.out" "$tmp/$j.out"; then
 			bad="$bad; -J $j: output differs: $(diff "$tmp/1.out" "$tmp/$j.out" | sed -n 2p | cut -c1-120)"
