@@ -35,6 +35,7 @@ static int write_buffer(const struct kx_options *o, struct kt_session *s,
 	struct kt_iter_opts io = { .sz = sizeof(io) };
 	struct kt_text_opts to = { .sz = sizeof(to) };
 	struct kt_loss l;
+	uint64_t unnamed;
 	int err;
 
 	io.cpumask = o->cpus_given ? o->cpumask : NULL;
@@ -52,9 +53,15 @@ static int write_buffer(const struct kx_options *o, struct kt_session *s,
 			fputc('\n', out);
 		kt_buffer__print_banner(b, out);
 	}
+	kt_session__loss(s, &l);
+	unnamed = l.addrs_unnamed;
 	err = kt_text__write(s, b, out, &to);
 	if (to.header) {
+		kt_session__loss(s, &l);
+		unnamed = l.addrs_unnamed - unnamed;
 		kt_buffer__loss(b, &l);
+		/* the session's count, of this buffer's lines */
+		l.addrs_unnamed = unnamed;
 		kt_loss__print(&l, out, "# ktrace: ");
 	}
 	return err;

@@ -287,6 +287,7 @@ struct kt_session {
 	struct kt_cmdlines *cmdlines;
 	struct kt_kallsyms *kallsyms;
 	bool kallsyms_tried;
+	uint64_t addrs_unnamed;		/* kt_symbol_lookup()s no table could answer */
 	bool kallsyms_borrowed;	/* kt_open_opts.kallsyms: the caller frees it */
 	/*
 	 * kt_session__track_used(): bit i of sym_used is set once a lookup

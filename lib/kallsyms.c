@@ -4,7 +4,8 @@
  * the token-compressed kallsyms_names stream expanded through
  * kallsyms_token_table/kallsyms_token_index, addresses from
  * kallsyms_offsets + kallsyms_relative_base (or kallsyms_addresses on
- * kernels without KALLSYMS_BASE_RELATIVE). Whether negative offsets mean
+ * kernels without KALLSYMS_BASE_RELATIVE; or, since v7.0, offsets each
+ * relative to its own place, with no base). Whether negative offsets mean
  * "relative to the base" (KALLSYMS_ABSOLUTE_PERCPU, x86_64 until 6.11)
  * is not in the debuginfo, so both readings are tried against the
  * address of _stext that the target knows; a target that does not know
@@ -446,12 +447,8 @@ static int load_addrs(const struct kt_target *s, struct kt_kallsyms *k)
 				      (unsigned long long)sym);
 		return 0;
 	}
-	if (t_symbol(s, "kallsyms_offsets", &offs) ||
-	    t_symbol(s, "kallsyms_relative_base", &sym))
-		return kt_err(ENOENT, "kallsyms_offsets/kallsyms_relative_base not found");
-	if (t_read(s, sym, &base, sizeof(base)))
-		return kt_err(EFAULT, "cannot read kallsyms_relative_base at 0x%llx",
-			      (unsigned long long)sym);
+	if (t_symbol(s, "kallsyms_offsets", &offs))
+		return kt_err(ENOENT, "neither kallsyms_addresses nor kallsyms_offsets is known");
 	o = malloc((size_t)k->num * 4);
 	if (!o)
 		return -ENOMEM;
@@ -459,6 +456,22 @@ static int load_addrs(const struct kt_target *s, struct kt_kallsyms *k)
 		free(o);
 		return kt_err(EFAULT, "cannot read kallsyms_offsets at 0x%llx",
 			      (unsigned long long)offs);
+	}
+	/*
+	 * v7.0 dropped kallsyms_relative_base: each kallsyms_offsets[i] is
+	 * relative to its own place (offset_to_ptr(&kallsyms_offsets[i])).
+	 * Told by the table's own shape, not a release: no base symbol.
+	 */
+	if (t_symbol(s, "kallsyms_relative_base", &sym)) {
+		for (i = 0; i < k->num; i++)
+			k->addr[i] = offs + (uint64_t)i * 4 + (uint64_t)(int64_t)o[i];
+		free(o);
+		return 0;
+	}
+	if (t_read(s, sym, &base, sizeof(base))) {
+		free(o);
+		return kt_err(EFAULT, "cannot read kallsyms_relative_base at 0x%llx",
+			      (unsigned long long)sym);
 	}
 	/*
 	 * the first entry named _stext: when the target knows _stext, only
@@ -749,7 +762,14 @@ const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *star
 	uint32_t lo, nx;
 
 	*module = NULL;
-	if (!k || !k->num || addr < k->saddr[0] || addr < k->text)
+	if (!k || !k->num) {
+		/* no table at all: what the kernel named is printed as a number */
+		name = kt_modsyms__lookup(s, addr, start, size, module);
+		if (!name)
+			__atomic_add_fetch(&s->addrs_unnamed, 1, __ATOMIC_RELAXED);
+		return name;
+	}
+	if (addr < k->saddr[0] || addr < k->text)
 		return kt_modsyms__lookup(s, addr, start, size, module);
 	c = lookup_cache_of(k);
 	if (c) {

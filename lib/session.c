@@ -206,6 +206,7 @@ void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
 		for (k = 0; k < sizeof(*loss) / sizeof(uint64_t); k++)
 			d[k] += x[k];
 	}
+	loss->addrs_unnamed = __atomic_load_n(&s->addrs_unnamed, __ATOMIC_RELAXED);
 	/* the kernel log, once it was read; its counts are its own members */
 	if (s->klog) {
 		struct kt_loss ll;
@@ -227,7 +228,8 @@ bool kt_loss__any(const struct kt_loss *l)
 {
 	return l->pages_unreadable || l->pages_filtered || l->pages_corrupt ||
 	       l->pages_zero || l->list_anomalies || l->events_unknown ||
-	       l->events_unrendered || l->log_corrupt || l->log_unreadable || l->records_bad;
+	       l->events_unrendered || l->log_corrupt || l->log_unreadable || l->records_bad ||
+	       l->addrs_unnamed;
 }
 
 void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
@@ -251,6 +253,10 @@ void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 		fprintf(out, "%sevents not printed as the kernel would (an option or tracer "
 			     "ktrace does not render): %llu\n", prefix,
 			(unsigned long long)l->events_unrendered);
+	if (l->addrs_unnamed)
+		fprintf(out, "%scode addresses printed as numbers where the kernel printed a "
+			     "symbol (no kallsyms could name them): %llu\n", prefix,
+			(unsigned long long)l->addrs_unnamed);
 	/* only where the kernel log was read: trace output stays as it was */
 	if (l->log_records || l->log_corrupt || l->log_unreadable || l->log_dropped ||
 	    l->log_inflight || l->log_overwritten)

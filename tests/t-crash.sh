@@ -104,6 +104,10 @@ for c in $(cases); do
 	# bookworm's crash 8.0.2 knows kernels up to 6.1 (struct layouts, maple trees)
 	case $SERIES in
 	[1-5].* | 6.[01]) ;;
+	7.*)
+		skip "$c: crash 8.0.x cannot open $SERIES dumps; sid's crash 9.0 is not fetched by the tests yet"
+		continue
+		;;
 	*)
 		if [ -z "$EXT_NEW" ]; then
 			skip "$c: crash 8.0.2 cannot open $SERIES dumps and crash 8.0.6 is not in" \

@@ -66,6 +66,9 @@ struct kt_loss {
 	/* records of a known event that its format cannot decode (a recorder's
 	 * table disagrees with its records: sizes, string offsets) */
 	uint64_t records_bad;
+	/* code addresses the kernel printed as symbols, printed as numbers
+	 * here: the dump's kallsyms (and the modules') could not name them */
+	uint64_t addrs_unnamed;
 };
 
 struct kt_open_opts {
