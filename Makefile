@@ -128,6 +128,10 @@ check-sanitize:
 check: all units
 	O=$(O) tests/run-tests.sh
 
+# every test, the whole guests, packages and Debian roots too (tests/run-tests.sh)
+check-full: all units
+	O=$(O) KTRACE_TIER=full tests/run-tests.sh
+
 bench: all
 	O=$(O) scripts/bench
 
@@ -161,4 +165,4 @@ install-kdump-dracut: all
 	O=$(O) DESTDIR=$(DESTDIR) kdump-hooks/dracut/install $(EXTRACT)
 
 .PHONY: install-kdump-debian install-kdump-dracut
-.PHONY: all check bench install clean units fuzz fuzzers check-sanitize
+.PHONY: all check check-full bench install clean units fuzz fuzzers check-sanitize
