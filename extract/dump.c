@@ -25,6 +25,7 @@
 #include <libkdumpfile/kdumpfile.h>
 
 #include "dump.h"
+#include <ktrace/ktrace.h>
 #include "dump-private.h"
 #include "flat.h"
 #include "symbols.h"
@@ -602,4 +603,26 @@ const char *kx_dump__path(const struct kx_dump *d)
 const char *kx_dump__last_error(const struct kx_dump *d)
 {
 	return d->last_error;
+}
+
+struct kt_kallsyms *kx_dump__kallsyms_else(void *ctx, const char *why)
+{
+	struct kx_dump *d = ctx;
+	struct kt_kallsyms *k;
+	struct kt_target t;
+	const char **names;
+	uint64_t *addr;
+	char *types;
+	uint32_t n;
+
+	(void)why;
+	if (!d->symtab ||
+	    kx_symtab__list(d->symtab, d->kaslr_offset, &addr, &types, &names, &n))
+		return NULL;
+	kx_dump__target(d, &t);
+	k = kt_kallsyms__from_list(&t, n, addr, types, names);
+	free(addr);
+	free(types);
+	free(names);
+	return k;
 }

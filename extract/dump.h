@@ -80,6 +80,13 @@ int kx_dump__vmcoreinfo_symbol(const struct kx_dump *d, const char *name, uint64
 uint64_t kx_dump__kaslr_offset(const struct kx_dump *d);
 /* path of the vmlinux in use (given or found); NULL when opened alone */
 const char *kx_dump__vmlinux(const struct kx_dump *d);
+
+/*
+ * For kt_open_opts.kallsyms_else: the vmlinux's symbol table (KASLR
+ * applied) as a kallsyms table, when the dump's own cannot be decoded;
+ * NULL without a vmlinux. @ctx is the dump.
+ */
+struct kt_kallsyms *kx_dump__kallsyms_else(void *ctx, const char *why);
 /* why no vmlinux is in use (alone_if_no_vmlinux), or NULL */
 const char *kx_dump__why_alone(const struct kx_dump *d);
 /* vmcore path as given */

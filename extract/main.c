@@ -123,6 +123,8 @@ int main(int argc, char **argv)
 	}
 	if (kx_dump__vmlinux(d)) {
 		kx_dump__target(d, &t);
+		sopts.kallsyms_else = kx_dump__kallsyms_else;
+		sopts.kallsyms_else_ctx = d;
 		goto open;
 	}
 	/* no vmlinux: the dump's own BTF and kallsyms (or a System.map) */

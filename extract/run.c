@@ -35,7 +35,7 @@ static int write_buffer(const struct kx_options *o, struct kt_session *s,
 	struct kt_iter_opts io = { .sz = sizeof(io) };
 	struct kt_text_opts to = { .sz = sizeof(to) };
 	struct kt_loss l;
-	uint64_t unnamed;
+	uint64_t unnamed, subst;
 	int err;
 
 	io.cpumask = o->cpus_given ? o->cpumask : NULL;
@@ -55,13 +55,16 @@ static int write_buffer(const struct kx_options *o, struct kt_session *s,
 	}
 	kt_session__loss(s, &l);
 	unnamed = l.addrs_unnamed;
+	subst = l.addrs_substituted;
 	err = kt_text__write(s, b, out, &to);
 	if (to.header) {
 		kt_session__loss(s, &l);
 		unnamed = l.addrs_unnamed - unnamed;
+		subst = l.addrs_substituted - subst;
 		kt_buffer__loss(b, &l);
-		/* the session's count, of this buffer's lines */
+		/* the session's counts, of this buffer's lines */
 		l.addrs_unnamed = unnamed;
+		l.addrs_substituted = subst;
 		kt_loss__print(&l, out, "# ktrace: ");
 	}
 	return err;

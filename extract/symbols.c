@@ -227,3 +227,47 @@ size_t kx_symtab__count(const struct kx_symtab *st)
 {
 	return st->count;
 }
+
+int kx_symtab__list(const struct kx_symtab *st, uint64_t kaslr, uint64_t **addr, char **types,
+		    const char ***names, uint32_t *n)
+{
+	size_t cap = st->count, i, m = 0;
+	uint64_t *a = malloc(cap * sizeof(*a) + 1);
+	char *t = malloc(cap + 1);
+	const char **nm = malloc(cap * sizeof(*nm) + 1);
+
+	if (!a || !t || !nm) {
+		free(a), free(t), free(nm);
+		return -ENOMEM;
+	}
+	for (i = 0; i <= st->mask; i++) {
+		const struct kx_sym *s = &st->slots[i];
+		unsigned char type, bind;
+		const char *name;
+		GElf_Sym sym;
+
+		if (!s->index || m == cap)
+			continue;
+		name = slot_sym(st, s, &sym);
+		type = GELF_ST_TYPE(sym.st_info);
+		bind = GELF_ST_BIND(sym.st_info);
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE))
+			continue;
+		a[m] = sym.st_value + (sym.st_shndx != SHN_ABS && sym.st_shndx != st->fixed_shndx ?
+				       kaslr : 0);
+		t[m] = bind == STB_WEAK ? 'W' : type == STT_OBJECT ? 'D' : 'T';
+		if (bind == STB_LOCAL)
+			t[m] = (char)(t[m] - 'A' + 'a');
+		nm[m++] = name;
+	}
+	if (!m) {
+		free(a), free(t), free(nm);
+		return -ENOENT;
+	}
+	*addr = a;
+	*types = t;
+	*names = nm;
+	*n = (uint32_t)m;
+	return 0;
+}

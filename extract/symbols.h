@@ -38,4 +38,13 @@ int kx_symtab__lookup(const struct kx_symtab *st, const char *name,
 /* number of symbols indexed */
 size_t kx_symtab__count(const struct kx_symtab *st);
 
+/*
+ * Every named function and object of the table as kallsyms would list
+ * it: its address (@kaslr added where KASLR moves it), an nm-style type
+ * letter and its name (in @st's ELF, valid while it is open). Arrays
+ * malloc()ed, freed by the caller. Return 0, -ENOENT (none), -ENOMEM.
+ */
+int kx_symtab__list(const struct kx_symtab *st, uint64_t kaslr, uint64_t **addr, char **types,
+		    const char ***names, uint32_t *n);
+
 #endif /* KTRACE_EXTRACT_SYMBOLS_H */

@@ -287,7 +287,11 @@ struct kt_session {
 	struct kt_cmdlines *cmdlines;
 	struct kt_kallsyms *kallsyms;
 	bool kallsyms_tried;
+	struct kt_kallsyms *(*kallsyms_else)(void *ctx, const char *why);
+	void *kallsyms_else_ctx;
 	uint64_t addrs_unnamed;		/* kt_symbol_lookup()s no table could answer */
+	uint64_t addrs_substituted;	/* ... answered by the kallsyms_else table */
+	bool kallsyms_substitute;	/* s->kallsyms came from kallsyms_else */
 	bool kallsyms_borrowed;	/* kt_open_opts.kallsyms: the caller frees it */
 	/*
 	 * kt_session__track_used(): bit i of sym_used is set once a lookup

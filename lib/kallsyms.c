@@ -560,12 +560,13 @@ static uint64_t find_once(struct kt_kallsyms *k, const char *name)
 	return best == UINT32_MAX ? 0 : k->addr[best];
 }
 
+static struct kt_kallsyms *finish(const struct kt_target *t, struct kt_kallsyms *k);
+
 struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 {
 	struct kt_kallsyms *k;
 	uint64_t sym;
-	uint32_t num, i;
-	bool sorted = true;
+	uint32_t num;
 	int err;
 
 	if (t_symbol(t, "kallsyms_num_syms", &sym)) {
@@ -601,6 +602,23 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 		errno = -err;
 		return NULL;
 	}
+	return finish(t, k);
+nomem:
+	kt_kallsyms__free(k);
+	kt_err(ENOMEM, "kallsyms: out of memory");
+	return NULL;
+}
+
+/*
+ * The rest of a table made by kt_kallsyms__load() or __from_list(): the
+ * order by address, _text and the index. Frees @k on failure.
+ */
+static struct kt_kallsyms *finish(const struct kt_target *t, struct kt_kallsyms *k)
+{
+	uint32_t num = k->num, i;
+	bool sorted = true;
+	uint64_t sym;
+
 	/*
 	 * scripts/kallsyms sorts the table by address, so the sort is
 	 * usually a check; a table out of order (a damaged dump, a future
@@ -644,6 +662,47 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 		goto nomem;
 	k->serial = __atomic_add_fetch(&kallsyms_serial, 1, __ATOMIC_RELAXED);
 	return k;
+nomem:
+	kt_kallsyms__free(k);
+	kt_err(ENOMEM, "kallsyms: out of memory");
+	return NULL;
+}
+
+struct kt_kallsyms *kt_kallsyms__from_list(const struct kt_target *t, uint32_t num,
+					   const uint64_t *addr, const char *types,
+					   const char *const *names)
+{
+	struct kt_kallsyms *k;
+	size_t len = 0, at = 0;
+	uint32_t i;
+
+	if (!num || num > KT_MAX_KALLSYMS) {
+		kt_err(EINVAL, "a symbol list of %u entries", num);
+		return NULL;
+	}
+	for (i = 0; i < num; i++)
+		len += strlen(names[i]) + 2;
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		goto nomem;
+	k->num = num;
+	k->addr = malloc((size_t)num * 8);
+	k->name_off = malloc((size_t)num * 4);
+	k->by_addr = malloc((size_t)num * 4);
+	k->pool = malloc(len);
+	if (!k->addr || !k->name_off || !k->by_addr || !k->pool)
+		goto nomem;
+	/* as all_names() lays them out: the type letter, then the name */
+	for (i = 0; i < num; i++) {
+		size_t n = strlen(names[i]);
+
+		k->addr[i] = addr[i];
+		k->pool[at] = types[i];
+		memcpy(k->pool + at + 1, names[i], n + 1);
+		k->name_off[i] = (uint32_t)at + 1;
+		at += n + 2;
+	}
+	return finish(t, k);
 nomem:
 	kt_kallsyms__free(k);
 	kt_err(ENOMEM, "kallsyms: out of memory");
@@ -712,14 +771,28 @@ int kt_kallsyms__find(struct kt_kallsyms *k, const char *name, uint64_t *addr, c
 
 static struct kt_kallsyms *kallsyms(struct kt_session *s)
 {
+	char why[256];
+	int e;
+
 	if (s->kallsyms_tried)
 		return s->kallsyms;
 	s->kallsyms_tried = true;
 	s->kallsyms = kt_kallsyms__load(&s->t);
-	if (!s->kallsyms && errno == ENOENT)
-		kt_warn(s, "no kallsyms in the dump: addresses are printed as numbers");
-	else if (!s->kallsyms)
-		kt_warn(s, "cannot decode kallsyms: %s", kt_last_error());
+	if (s->kallsyms)
+		return s->kallsyms;
+	e = errno;
+	snprintf(why, sizeof(why), "%s", kt_last_error());
+	if (s->kallsyms_else) {
+		s->kallsyms = s->kallsyms_else(s->kallsyms_else_ctx, why);
+		if (s->kallsyms) {
+			s->kallsyms_substitute = true;
+			kt_warn(s, "the dump's kallsyms cannot be decoded (%s): symbols from the "
+				   "vmlinux's symbol table, counted", why);
+			return s->kallsyms;
+		}
+	}
+	kt_warn(s, "%s kallsyms (%s): code addresses are printed as numbers and counted",
+		e == ENOENT ? "no" : "cannot decode the dump's", why);
 	return s->kallsyms;
 }
 
@@ -777,6 +850,8 @@ const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *star
 		if (e->addr == addr) {
 			*start = e->start;
 			*size = e->size;
+			if (s->kallsyms_substitute)
+				__atomic_add_fetch(&s->addrs_substituted, 1, __ATOMIC_RELAXED);
 			if (s->sym_used)
 				kt_used__mark(s->sym_used, e->pos);
 			return e->name;
@@ -803,6 +878,8 @@ const char *kt_symbol_lookup(struct kt_session *s, uint64_t addr, uint64_t *star
 	*size = nx < k->num ? k->saddr[nx] - *start : 0;
 	if (s->sym_used)
 		kt_used__mark(s->sym_used, lo);
+	if (s->kallsyms_substitute)
+		__atomic_add_fetch(&s->addrs_substituted, 1, __ATOMIC_RELAXED);
 	name = name_of(k, k->by_addr[lo]);
 	if (e && name) {
 		e->addr = addr;

@@ -112,6 +112,10 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 		s->kallsyms_tried = true;
 		s->kallsyms_borrowed = true;
 	}
+	if (opts && opts->sz > offsetof(struct kt_open_opts, kallsyms_else_ctx)) {
+		s->kallsyms_else = opts->kallsyms_else;
+		s->kallsyms_else_ctx = opts->kallsyms_else_ctx;
+	}
 
 	err = kt_layout__probe(s);
 	if (!err)
@@ -207,6 +211,7 @@ void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
 			d[k] += x[k];
 	}
 	loss->addrs_unnamed = __atomic_load_n(&s->addrs_unnamed, __ATOMIC_RELAXED);
+	loss->addrs_substituted = __atomic_load_n(&s->addrs_substituted, __ATOMIC_RELAXED);
 	/* the kernel log, once it was read; its counts are its own members */
 	if (s->klog) {
 		struct kt_loss ll;
@@ -229,7 +234,7 @@ bool kt_loss__any(const struct kt_loss *l)
 	return l->pages_unreadable || l->pages_filtered || l->pages_corrupt ||
 	       l->pages_zero || l->list_anomalies || l->events_unknown ||
 	       l->events_unrendered || l->log_corrupt || l->log_unreadable || l->records_bad ||
-	       l->addrs_unnamed;
+	       l->addrs_unnamed || l->addrs_substituted;
 }
 
 void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
@@ -257,6 +262,10 @@ void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 		fprintf(out, "%scode addresses printed as numbers where the kernel printed a "
 			     "symbol (no kallsyms could name them): %llu\n", prefix,
 			(unsigned long long)l->addrs_unnamed);
+	if (l->addrs_substituted)
+		fprintf(out, "%scode addresses named from the vmlinux's symbol table (the dump's "
+			     "kallsyms could not be decoded): %llu\n", prefix,
+			(unsigned long long)l->addrs_substituted);
 	/* only where the kernel log was read: trace output stays as it was */
 	if (l->log_records || l->log_corrupt || l->log_unreadable || l->log_dropped ||
 	    l->log_inflight || l->log_overwritten)

@@ -170,4 +170,16 @@ if expect ks-map 10 --system-map "$SYSTEM_MAP" "$D/kallsyms-hole.elf"; then
 		nok "kallsyms-hole: --system-map: the events differ from DWARF's: $(first_diff <(strip "$tmp/ref.out") <(strip "$tmp/ks-map.out"))"
 	fi
 fi
+# with the vmlinux, the names come from its symbol table (KASLR applied):
+# the kernel's lines, but not from its own table, so counted, status 10
+want=("the dump's kallsyms cannot be decoded \(cannot read kallsyms_names at 0x[0-9a-f]+.*symbols from the vmlinux's symbol table"
+	"code addresses named from the vmlinux's symbol table \(the dump's kallsyms could not be decoded\): [1-9]")
+if expect ks-x 10 -x "$VMLINUX" "$D/kallsyms-hole.elf"; then
+	if cmp -s <(grep -v '^#' "$tmp/ks-x.out") <(grep -v '^#' "$tmp/ref.out") &&
+		grep -q '^# ktrace: code addresses named from the vmlinux' "$tmp/ks-x.out"; then
+		ok "kallsyms-hole: -x: status 10, the kernel's lines ($(grep -vc '^#' "$tmp/ks-x.out")), names from the vmlinux, counted in the '# ktrace:' lines"
+	else
+		nok "kallsyms-hole: -x: $(first_diff <(grep -v '^#' "$tmp/ref.out") <(grep -v '^#' "$tmp/ks-x.out"))"
+	fi
+fi
 finish

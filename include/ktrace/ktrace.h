@@ -69,6 +69,10 @@ struct kt_loss {
 	/* code addresses the kernel printed as symbols, printed as numbers
 	 * here: the dump's kallsyms (and the modules') could not name them */
 	uint64_t addrs_unnamed;
+	/* code addresses named from a substitute of the dump's kallsyms (the
+	 * vmlinux's symbol table, kallsyms_else): likely, not certainly, the
+	 * kernel's own names */
+	uint64_t addrs_substituted;
 };
 
 struct kt_open_opts {
@@ -83,6 +87,16 @@ struct kt_open_opts {
 	 * the session
 	 */
 	struct kt_kallsyms *kallsyms;
+	/*
+	 * when the dump's kallsyms cannot be decoded (a damaged table, an
+	 * encoding not known here), asked once for another table (a
+	 * vmlinux's symbol table, KASLR applied; kt_kallsyms__from_list()),
+	 * which the session then owns and frees; @why is the reason the
+	 * dump's failed. NULL, or returning NULL: addresses are printed as
+	 * numbers and counted (kt_loss.addrs_unnamed).
+	 */
+	struct kt_kallsyms *(*kallsyms_else)(void *ctx, const char *why);
+	void *kallsyms_else_ctx;
 };
 
 /**
@@ -117,6 +131,14 @@ struct kt_kallsyms;
  * message naming table and address in kt_last_error().
  */
 struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t);
+/*
+ * kt_kallsyms__from_list() - a table of @num symbols given by the caller
+ * (addresses, nm-style type letters, names), looked up as the kernel's
+ * own; @t tells where _text is. NULL with errno set on failure.
+ */
+struct kt_kallsyms *kt_kallsyms__from_list(const struct kt_target *t, uint32_t num,
+					   const uint64_t *addr, const char *types,
+					   const char *const *names);
 void kt_kallsyms__free(struct kt_kallsyms *k);
 uint32_t kt_kallsyms__count(const struct kt_kallsyms *k);
 /**
