@@ -487,18 +487,21 @@ struct kt_page_cursor {
 
 /*
  * Validate the sub-buffer at @page (@subbuf_size bytes, header included)
- * and set up @c to walk it. Returns 0, or -EBADMSG if the page cannot be
- * trusted (commit past the end, bad flags), -ENODATA if all-zero.
+ * and set up @c to walk it. Returns 0, or why the page cannot be
+ * trusted: -EBADMSG (commit past the end, an event longer than the data
+ * left), -EPROTO (a null padding before the commit end), -ENOMSG
+ * (committed data of nothing but time stamps); kt_page__why() names it.
  */
 int kt_page__load(struct kt_page_cursor *c, const struct kt_layout *l,
 		  const uint8_t *page, uint32_t subbuf_size, uint32_t start);
+const char *kt_page__why(int err);
 /*
  * The validation kt_page__load() does, of @n pages at once (faster than
  * one at a time); then kt_page__load_checked() with the page's result
  * loads it as kt_page__load() would.
  */
 struct kt_page_check {
-	int ret;		/* 0 or -EBADMSG */
+	int ret;		/* 0, or kt_page__load()'s error */
 	uint32_t discard;	/* struct kt_page_cursor's */
 };
 void kt_page__check(const struct kt_layout *l, const uint8_t *const *pages, unsigned int n,

@@ -541,9 +541,9 @@ int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cu
 		if (!ret)
 			return 1;
 		it->b->loss.pages_corrupt++;
-		kt_warn(it->s, "%s: cpu%d: sub-buffer of buffer_page 0x%llx is corrupt "
-			       "(commit or an event length beyond the data), skipped",
-			it->b->name, it->c->info.cpu, (unsigned long long)it->cur_bpage);
+		kt_warn(it->s, "%s: cpu%d: sub-buffer of buffer_page 0x%llx is corrupt (%s), "
+			       "skipped", it->b->name, it->c->info.cpu,
+			(unsigned long long)it->cur_bpage, kt_page__why(ret));
 	}
 }
 

@@ -122,6 +122,7 @@ static void test_padding(void)
 	struct fk_session fs;
 	struct kt_loss l;
 	struct fk_pb pb;
+	uint32_t end;
 	char *got;
 
 	fk_ring_set(r, 0, 1);
@@ -129,10 +130,14 @@ static void test_padding(void)
 	fk_ev(&pb, 10, 1, 1);
 	fk_padding(&pb, 20);		/* its delta does not move the clock */
 	fk_ev(&pb, 5, 1, 2);
-	/* rb_reset_tail(): the event did not fit; commit covers the page */
+	/*
+	 * rb_reset_tail(): the next event did not fit in the page's last
+	 * bytes; a null padding there, write (and so commit) set back before it
+	 */
+	end = pb.pos;
 	fk_put32(&pb, 29);		/* null padding: type 29, delta 0 */
 	memset(pb.page + FK_DATA_OFF + pb.pos, 0xee, FK_PAGE - FK_DATA_OFF - pb.pos);
-	pb.pos = FK_PAGE - FK_DATA_OFF;
+	pb.pos = end;
 	fk_commit(&pb);
 	fill(r, 1, 200, 3, 1);
 	if (fk_open(k, &fs, true))
@@ -141,6 +146,48 @@ static void test_padding(void)
 	CHECK_STR(got, "0/110/1 0/115/2 0/210/3", "padding: discarded event skipped, rest of page ignored");
 	loss_of(&fs, &l);
 	CHECK_U64(l.pages_corrupt, 0, "padding: no page called corrupt");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/*
+ * A null padding before the commit end (the writer never commits one) and
+ * committed data of nothing but time stamps: corrupt pages, counted; the
+ * pages around them are read
+ */
+static void test_padding_hostile(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 4);
+	struct fk_session fs;
+	struct kt_loss l;
+	struct fk_pb pb;
+	char *got;
+
+	fk_ring_set(r, 0, 3);
+	fill(r, 0, 100, 1, 2);
+	pb = fk_page(r, 1, 200);
+	fk_ev(&pb, 10, 1, 10);
+	fk_put32(&pb, 29);		/* null padding, then more committed events */
+	fk_ev(&pb, 10, 1, 11);
+	fk_ev(&pb, 10, 1, 12);
+	pb = fk_page(r, 2, 300);
+	fk_time_extend(&pb, 1000);
+	fk_time_stamp(&pb, 5000);
+	fk_time_extend(&pb, 7);
+	fill(r, 3, 400, 20, 2);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/120/2 0/410/20 0/420/21",
+		  "hostile padding: the damaged pages are skipped whole, the others read");
+	loss_of(&fs, &l);
+	CHECK_U64(l.pages_corrupt, 2, "hostile padding: a null padding before the commit end and "
+				      "a page of stamps alone are corrupt pages");
+	CHECK(kt_loss__any(&l), "hostile padding: the loss is counted (exit 10)");
 	free(got);
 	fk_close(&fs);
 	fk_free(k);
@@ -535,6 +582,7 @@ int main(void)
 	test_wrap();
 	test_time();
 	test_padding();
+	test_padding_hostile();
 	test_missed();
 	test_bad_commit();
 	test_cycle();
