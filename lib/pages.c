@@ -108,14 +108,78 @@ static int recover_backwards(struct kt_page_iter *it)
 	return 0;
 }
 
-/* Walk the ring once from cpu_buffer->pages and find the flagged head. */
+static int bpage_prev(struct kt_session *s, uint64_t bpage, uint64_t *bprev)
+{
+	uint64_t raw;
+	int err = kt_read_u64(s, bpage + s->l.bp_list.off + s->l.lh_prev.off, &raw);
+
+	if (!err)
+		*bprev = list_to_bpage(&s->l, raw);
+	return err;
+}
+
+/* what find_head() met in its walk of the ring */
+struct ring_check {
+	uint64_t len;		/* pages met up to the return to the start */
+	uint64_t nr_head, nr_update, nr_bad_flags, nr_bad_prev;
+	uint64_t head, update, bad_prev;	/* the first of each */
+	bool hint_flagged;	/* cpu_buffer->head_page carries RB_PAGE_HEAD */
+};
+
+/*
+ * What the kernel's own rb_check_pages() and head-page protocol promise
+ * (kernel/trace/ring_buffer.c), each rule broken counted once as a
+ * page-list anomaly: the ring closes at its start after nr_pages pages
+ * (a next to a later page of the ring closes it early and leaves the
+ * pages between out); each page's next has it as prev; one list.next
+ * carries RB_PAGE_HEAD, and at most one RB_PAGE_UPDATE, which a writer
+ * moving the head leaves for a moment (rb_handle_head_page()): UPDATE
+ * before the next page is flagged HEAD, both while the old one is
+ * cleared. Returns the head page, 0 when none is flagged.
+ */
+static uint64_t ring_verdict(struct kt_page_iter *it, const struct ring_check *rc, bool closed)
+{
+	struct kt_session *s = it->s;
+	struct kt_cpu *c = it->c;
+	const char *name = it->b->name;
+	int cpu = c->info.cpu;
+
+	if (closed && rc->len != c->info.nr_pages) {
+		kt_warn(s, "%s: cpu%d: the page list closes after %llu pages, nr_pages is %llu",
+			name, cpu, (unsigned long long)rc->len,
+			(unsigned long long)c->info.nr_pages);
+		it->b->loss.list_anomalies++;
+	}
+	if (rc->nr_bad_prev) {
+		kt_warn(s, "%s: cpu%d: %llu buffer_pages' prev do not point back at the page whose "
+			   "next points at them (the first: 0x%llx)", name, cpu,
+			(unsigned long long)rc->nr_bad_prev, (unsigned long long)rc->bad_prev);
+		it->b->loss.list_anomalies++;
+	}
+	if (rc->nr_head > 1 || rc->nr_update > 1 || rc->nr_bad_flags) {
+		kt_warn(s, "%s: cpu%d: %llu pages flagged head, %llu update, %llu with both flags "
+			   "(one head, at most one update in the kernel)", name, cpu,
+			(unsigned long long)rc->nr_head, (unsigned long long)rc->nr_update,
+			(unsigned long long)rc->nr_bad_flags);
+		it->b->loss.list_anomalies++;
+	}
+	if (rc->nr_head > 1 && rc->hint_flagged)
+		return c->head_page;
+	if (rc->nr_head)
+		return rc->head;
+	/* the writer was moving the head: the page it had flagged UPDATE */
+	return rc->nr_update ? rc->update : 0;
+}
+
+/* Walk the ring once from cpu_buffer->pages: find the flagged head, check the list. */
 static uint64_t find_head(struct kt_page_iter *it)
 {
 	struct kt_session *s = it->s;
 	struct kt_cpu *c = it->c;
-	uint64_t start = list_to_bpage(&s->l, c->pages), p = start, raw, head = 0;
+	uint64_t start = list_to_bpage(&s->l, c->pages), p = start, raw, head, q, back;
+	struct ring_check rc = { 0 };
 	struct kt_seen seen = { 0 };
-	uint64_t n;
+	uint64_t n, flag;
 
 	kt_seen__reserve(&seen, c->info.nr_pages + 2);	/* else it grows */
 	for (n = 0; n <= c->info.nr_pages + 1; n++) {
@@ -131,9 +195,25 @@ static uint64_t find_head(struct kt_page_iter *it)
 			it->b->loss.list_anomalies++;
 			break;
 		}
-		if ((raw & RB_FLAG_MASK) && !head)
-			head = list_to_bpage(&s->l, raw);
-		p = list_to_bpage(&s->l, raw);
+		rc.len++;
+		flag = raw & RB_FLAG_MASK;
+		q = list_to_bpage(&s->l, raw);
+		if (flag == RB_PAGE_HEAD) {
+			if (!rc.nr_head++)
+				rc.head = q;
+			rc.hint_flagged |= q == c->head_page;
+		} else if (flag == RB_PAGE_UPDATE) {
+			if (!rc.nr_update++)
+				rc.update = q;
+		} else if (flag) {
+			rc.nr_bad_flags++;
+		}
+		/* list_add(): next->prev is the page whose next it is */
+		if (bpage_prev(s, q, &back) || back != p) {
+			if (!rc.nr_bad_prev++)
+				rc.bad_prev = q;
+		}
+		p = q;
 		if (p == start)
 			break;
 	}
@@ -144,6 +224,7 @@ static uint64_t find_head(struct kt_page_iter *it)
 			(unsigned long long)c->info.nr_pages);
 		it->b->loss.list_anomalies++;
 	}
+	head = ring_verdict(it, &rc, p == start);
 	if (!head) {
 		kt_warn(s, "%s: cpu%d: no page carries the head flag, using head_page 0x%llx",
 			it->b->name, c->info.cpu, (unsigned long long)c->head_page);
@@ -258,6 +339,17 @@ int kt_page_iter__set_readahead(struct kt_page_iter *it, uint32_t bytes,
 }
 
 /*
+ * buffer_page.page is the address of pages from the page allocator
+ * (alloc_pages_node() in rb_allocate_pages(), or the boot-mapped range's
+ * sub-buffers, 6.12): at a page boundary. Anything else is not a
+ * sub-buffer, whatever its bytes would say.
+ */
+static bool dpage_plausible(struct kt_session *s, uint64_t dpage)
+{
+	return dpage && !(dpage & ((uint64_t)s->l.page_size - 1));
+}
+
+/*
  * The addresses of the next window's sub-buffers, as the walk will meet
  * them: up to the commit page, not back to the head, while the list
  * reads (where next_raw() stops, this stops); a page whose sub-buffer
@@ -283,7 +375,8 @@ static unsigned int ahead_collect(struct kt_page_iter *it, struct ra_win *w)
 		}
 		it->ahead_bpage = list_to_bpage(&s->l, raw);
 		it->ahead_dpage_ok = !kt_read_member(s, it->ahead_bpage, &s->l.bp_page,
-						     &it->ahead_dpage);
+						     &it->ahead_dpage) &&
+				     dpage_plausible(s, it->ahead_dpage);
 	}
 	return n;
 }
@@ -373,6 +466,13 @@ static int read_data_page(struct kt_page_iter *it, uint64_t bpage, bool ahead)
 	it->data = it->page;
 	it->data_chk = NULL;
 	err = kt_read_member(s, bpage, &s->l.bp_page, &dpage);
+	if (!err && !dpage_plausible(s, dpage)) {
+		b->loss.pages_corrupt++;
+		kt_warn(s, "%s: cpu%d: buffer_page 0x%llx: its sub-buffer address 0x%llx is not at "
+			   "a page boundary, skipped", b->name, it->c->info.cpu,
+			(unsigned long long)bpage, (unsigned long long)dpage);
+		return -EBADMSG;
+	}
 	if (!err && ahead && it->ra && readahead_take(it, bpage, dpage))
 		return 0;
 	if (!err)

@@ -194,6 +194,164 @@ static void test_padding_hostile(void)
 	free(r);
 }
 
+/*
+ * The ring's own invariants (rb_check_pages(), the head-page protocol):
+ * a list that closes early, a prev that disagrees with next, a second
+ * head flag; each counted, the pages still reachable read
+ */
+static void test_list_invariants(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k;
+	struct fk_ring *r;
+	struct fk_session fs;
+	struct kt_loss l;
+	char *got;
+	int i;
+
+	/* page 1's next skips to page 4: 2 and 3 out of a ring that closes after 4 of 6 */
+	k = fk_new(1, &gb);
+	r = fk_ring_new(k, &gb, 0, 6);
+	fk_ring_set(r, 0, 5);
+	for (i = 0; i < 6; i++)
+		fill(r, i, 100 * (i + 1), 10 * i, 1);
+	fk_w64(k, r->bpage[1] + BP_LIST + LH_NEXT, r->bpage[4] + BP_LIST);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/0 0/210/10 0/510/40 0/610/50", "short ring: the pages still linked read");
+	loss_of(&fs, &l);
+	CHECK_U64(l.list_anomalies, 2, "short ring: its length (4 of nr_pages 6) and page 4's prev "
+				       "counted");
+	CHECK(kt_loss__any(&l), "short ring: exit 10");
+	CHECK(strstr(fk_log(&fs), "closes after 4 pages, nr_pages is 6") != NULL,
+	      "short ring: said");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+
+	/* a prev that does not point back, the ring otherwise whole */
+	k = fk_new(1, &gb);
+	r = fk_ring_new(k, &gb, 0, 4);
+	fk_ring_set(r, 0, 3);
+	for (i = 0; i < 4; i++)
+		fill(r, i, 100 * (i + 1), 10 * i, 1);
+	fk_w64(k, r->bpage[2] + BP_LIST + LH_PREV, r->bpage[0] + BP_LIST);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/0 0/210/10 0/310/20 0/410/30", "bad prev: every page read");
+	loss_of(&fs, &l);
+	CHECK_U64(l.list_anomalies, 1, "bad prev: counted");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+
+	/* two head flags: the one head_page names is the head; counted */
+	k = fk_new(1, &gb);
+	r = fk_ring_new(k, &gb, 0, 4);
+	fk_ring_set(r, 2, 1);
+	fk_w64(k, r->bpage[3] + BP_LIST + LH_NEXT, (r->bpage[0] + BP_LIST) | 1);
+	fill(r, 2, 100, 1, 1);
+	fill(r, 3, 200, 2, 1);
+	fill(r, 0, 300, 3, 1);
+	fill(r, 1, 400, 4, 1);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/210/2 0/310/3 0/410/4", "two heads: read from head_page's");
+	loss_of(&fs, &l);
+	CHECK_U64(l.list_anomalies, 1, "two heads: counted");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+
+	/* the writer moving the head: UPDATE on the old head, HEAD on the next: no anomaly */
+	k = fk_new(1, &gb);
+	r = fk_ring_new(k, &gb, 0, 4);
+	fk_ring_set(r, 2, 1);
+	fk_w64(k, r->bpage[0] + BP_LIST + LH_NEXT, (r->bpage[1] + BP_LIST) | 2);
+	fill(r, 2, 100, 1, 1);
+	fill(r, 3, 200, 2, 1);
+	fill(r, 0, 300, 3, 1);
+	fill(r, 1, 400, 4, 1);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/210/2 0/310/3 0/410/4", "head update: read from the head");
+	loss_of(&fs, &l);
+	CHECK_U64(l.list_anomalies, 0, "head update: a state the writer leaves, not counted");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/*
+ * buffers[0] pointing at CPU 1's ring_buffer_per_cpu: its cpu field is
+ * not its slot, so it is skipped and counted, and CPU 1's events are
+ * printed once, as CPU 1's
+ */
+static void test_cpu_slot(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(2, &gb);
+	struct fk_ring *r0 = fk_ring_new(k, &gb, 0, 2), *r1 = fk_ring_new(k, &gb, 1, 2);
+	struct fk_session fs;
+	struct kt_loss l;
+	char *got;
+
+	fk_ring_set(r0, 0, 1);
+	fk_ring_set(r1, 0, 1);
+	fill(r0, 0, 100, 1, 1);
+	fill(r1, 0, 150, 2, 1);
+	fk_w64(k, gb.buffers, r1->cpu_buffer);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "1/160/2", "cpu slot: CPU 1's events once, as CPU 1's");
+	loss_of(&fs, &l);
+	CHECK_U64(l.list_anomalies, 1, "cpu slot: counted");
+	CHECK(strstr(fk_log(&fs), "whose cpu is 1") != NULL, "cpu slot: said");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r0);
+	free(r1);
+}
+
+/* buffer_page.page not at a page boundary: not a sub-buffer, a corrupt page */
+static void test_data_page_not_page(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 3);
+	struct fk_session fs;
+	struct kt_loss l;
+	char *got;
+
+	fk_ring_set(r, 0, 2);
+	fill(r, 0, 100, 1, 1);
+	fill(r, 1, 200, 2, 1);
+	fill(r, 2, 300, 3, 1);
+	/* into page 1's own sub-buffer: its bytes read, but no sub-buffer starts there */
+	fk_w64(k, r->bpage[1] + BP_PAGE, fk_data_page(k, r->bpage[1]) + 64);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/310/3", "not a page: the others read");
+	loss_of(&fs, &l);
+	CHECK_U64(l.pages_corrupt, 1, "not a page: a corrupt page");
+	CHECK(kt_loss__any(&l), "not a page: exit 10");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 /* RB_MISSED_EVENTS with and without RB_MISSED_STORED */
 static void test_missed(void)
 {
@@ -589,6 +747,9 @@ int main(void)
 	test_broken();
 	test_broken_both_ways();
 	test_no_head();
+	test_list_invariants();
+	test_cpu_slot();
+	test_data_page_not_page();
 	test_offline();
 	test_zero_page();
 	test_read_errors();
