@@ -195,6 +195,46 @@ static void test_padding_hostile(void)
 }
 
 /*
+ * @k's global ring read: its records are @want, @anomalies page-list
+ * anomalies counted, and @said (NULL: nothing asked) in the warnings;
+ * then @k and @r freed
+ */
+static void expect_ring(struct fk_kernel *k, struct fk_ring *r, const char *what,
+			const char *want, uint64_t anomalies, const char *said)
+{
+	struct fk_session fs;
+	struct kt_loss l;
+	char *got;
+
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, want, what);
+	loss_of(&fs, &l);
+	CHECK_U64(l.list_anomalies, anomalies, what);
+	CHECK(!anomalies == !kt_loss__any(&l), "%s: exit %d", what, anomalies ? 10 : 0);
+	if (said)
+		CHECK(strstr(fk_log(&fs), said) != NULL, "%s: said '%s'", what, said);
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* a ring of @n pages of one event each, head at @head, commit at @commit */
+static struct fk_ring *ring_of(struct fk_kernel *k, struct fk_buffer *gb, int n, int head,
+			       int commit)
+{
+	struct fk_ring *r = fk_ring_new(k, gb, 0, n);
+	int i;
+
+	fk_ring_set(r, head, commit);
+	for (i = 0; i < n; i++)
+		fill(r, i, 100 * (i + 1), 10 * i, 1);
+	return r;
+}
+
+/*
  * The ring's own invariants (rb_check_pages(), the head-page protocol):
  * a list that closes early, a prev that disagrees with next, a second
  * head flag; each counted, the pages still reachable read
@@ -204,90 +244,32 @@ static void test_list_invariants(void)
 	struct fk_buffer gb;
 	struct fk_kernel *k;
 	struct fk_ring *r;
-	struct fk_session fs;
-	struct kt_loss l;
-	char *got;
-	int i;
 
 	/* page 1's next skips to page 4: 2 and 3 out of a ring that closes after 4 of 6 */
 	k = fk_new(1, &gb);
-	r = fk_ring_new(k, &gb, 0, 6);
-	fk_ring_set(r, 0, 5);
-	for (i = 0; i < 6; i++)
-		fill(r, i, 100 * (i + 1), 10 * i, 1);
+	r = ring_of(k, &gb, 6, 0, 5);
 	fk_w64(k, r->bpage[1] + BP_LIST + LH_NEXT, r->bpage[4] + BP_LIST);
-	if (fk_open(k, &fs, true))
-		return;
-	got = fk_records(global(&fs));
-	CHECK_STR(got, "0/110/0 0/210/10 0/510/40 0/610/50", "short ring: the pages still linked read");
-	loss_of(&fs, &l);
-	CHECK_U64(l.list_anomalies, 2, "short ring: its length (4 of nr_pages 6) and page 4's prev "
-				       "counted");
-	CHECK(kt_loss__any(&l), "short ring: exit 10");
-	CHECK(strstr(fk_log(&fs), "closes after 4 pages, nr_pages is 6") != NULL,
-	      "short ring: said");
-	free(got);
-	fk_close(&fs);
-	fk_free(k);
-	free(r);
+	expect_ring(k, r, "short ring", "0/110/0 0/210/10 0/510/40 0/610/50", 2,
+		    "closes after 4 pages, nr_pages is 6");
 
 	/* a prev that does not point back, the ring otherwise whole */
 	k = fk_new(1, &gb);
-	r = fk_ring_new(k, &gb, 0, 4);
-	fk_ring_set(r, 0, 3);
-	for (i = 0; i < 4; i++)
-		fill(r, i, 100 * (i + 1), 10 * i, 1);
+	r = ring_of(k, &gb, 4, 0, 3);
 	fk_w64(k, r->bpage[2] + BP_LIST + LH_PREV, r->bpage[0] + BP_LIST);
-	if (fk_open(k, &fs, true))
-		return;
-	got = fk_records(global(&fs));
-	CHECK_STR(got, "0/110/0 0/210/10 0/310/20 0/410/30", "bad prev: every page read");
-	loss_of(&fs, &l);
-	CHECK_U64(l.list_anomalies, 1, "bad prev: counted");
-	free(got);
-	fk_close(&fs);
-	fk_free(k);
-	free(r);
+	expect_ring(k, r, "bad prev", "0/110/0 0/210/10 0/310/20 0/410/30", 1, "prev do not point");
 
-	/* two head flags: the one head_page names is the head; counted */
+	/* two head flags: the one head_page names is the head */
 	k = fk_new(1, &gb);
-	r = fk_ring_new(k, &gb, 0, 4);
-	fk_ring_set(r, 2, 1);
+	r = ring_of(k, &gb, 4, 2, 1);
 	fk_w64(k, r->bpage[3] + BP_LIST + LH_NEXT, (r->bpage[0] + BP_LIST) | 1);
-	fill(r, 2, 100, 1, 1);
-	fill(r, 3, 200, 2, 1);
-	fill(r, 0, 300, 3, 1);
-	fill(r, 1, 400, 4, 1);
-	if (fk_open(k, &fs, true))
-		return;
-	got = fk_records(global(&fs));
-	CHECK_STR(got, "0/110/1 0/210/2 0/310/3 0/410/4", "two heads: read from head_page's");
-	loss_of(&fs, &l);
-	CHECK_U64(l.list_anomalies, 1, "two heads: counted");
-	free(got);
-	fk_close(&fs);
-	fk_free(k);
-	free(r);
+	expect_ring(k, r, "two heads", "0/310/20 0/410/30 0/110/0 0/210/10", 1,
+		    "2 pages flagged head");
 
-	/* the writer moving the head: UPDATE on the old head, HEAD on the next: no anomaly */
+	/* the writer moving the head: UPDATE on the old head, HEAD on the next */
 	k = fk_new(1, &gb);
-	r = fk_ring_new(k, &gb, 0, 4);
-	fk_ring_set(r, 2, 1);
+	r = ring_of(k, &gb, 4, 2, 1);
 	fk_w64(k, r->bpage[0] + BP_LIST + LH_NEXT, (r->bpage[1] + BP_LIST) | 2);
-	fill(r, 2, 100, 1, 1);
-	fill(r, 3, 200, 2, 1);
-	fill(r, 0, 300, 3, 1);
-	fill(r, 1, 400, 4, 1);
-	if (fk_open(k, &fs, true))
-		return;
-	got = fk_records(global(&fs));
-	CHECK_STR(got, "0/110/1 0/210/2 0/310/3 0/410/4", "head update: read from the head");
-	loss_of(&fs, &l);
-	CHECK_U64(l.list_anomalies, 0, "head update: a state the writer leaves, not counted");
-	free(got);
-	fk_close(&fs);
-	fk_free(k);
-	free(r);
+	expect_ring(k, r, "head update in flight", "0/310/20 0/410/30 0/110/0 0/210/10", 0, NULL);
 }
 
 /*
