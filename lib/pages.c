@@ -59,16 +59,6 @@ struct kt_page_iter {
 	const struct kt_page_check *data_chk;	/* @data's, when from a window */
 };
 
-static uint64_t list_to_bpage(const struct kt_layout *l, uint64_t list)
-{
-	return (list & ~RB_FLAG_MASK) - l->bp_list.off;
-}
-
-static int bpage_next(struct kt_session *s, uint64_t bpage, uint64_t *raw)
-{
-	return kt_read_u64(s, bpage + s->l.bp_list.off + s->l.lh_next.off, raw);
-}
-
 /*
  * The forward walk broke (an unreadable or wild next pointer) before the
  * commit page. The list is doubly linked: walk back from the commit page
@@ -98,7 +88,7 @@ static int recover_backwards(struct kt_page_iter *it)
 		it->back[it->nr_back++] = p;
 		if (kt_read_u64(s, p + s->l.bp_list.off + s->l.lh_prev.off, &raw))
 			break;
-		p = list_to_bpage(&s->l, raw);
+		p = kt_bpage__from_list(&s->l, raw);
 	}
 	kt_warn(s, "%s: cpu%d: %llu pages recovered backwards from the commit page 0x%llx%s",
 		it->b->name, c->info.cpu, (unsigned long long)it->nr_back,
@@ -106,132 +96,6 @@ static int recover_backwards(struct kt_page_iter *it)
 		joined ? "" : "; the pages between the two breaks are lost");
 	it->state = PI_BACK;
 	return 0;
-}
-
-static int bpage_prev(struct kt_session *s, uint64_t bpage, uint64_t *bprev)
-{
-	uint64_t raw;
-	int err = kt_read_u64(s, bpage + s->l.bp_list.off + s->l.lh_prev.off, &raw);
-
-	if (!err)
-		*bprev = list_to_bpage(&s->l, raw);
-	return err;
-}
-
-/* what find_head() met in its walk of the ring */
-struct ring_check {
-	uint64_t len;		/* pages met up to the return to the start */
-	uint64_t nr_head, nr_update, nr_bad_flags, nr_bad_prev;
-	uint64_t head, update, bad_prev;	/* the first of each */
-	bool hint_flagged;	/* cpu_buffer->head_page carries RB_PAGE_HEAD */
-};
-
-/*
- * What the kernel's own rb_check_pages() and head-page protocol promise
- * (kernel/trace/ring_buffer.c), each rule broken counted once as a
- * page-list anomaly: the ring closes at its start after nr_pages pages
- * (a next to a later page of the ring closes it early and leaves the
- * pages between out); each page's next has it as prev; one list.next
- * carries RB_PAGE_HEAD, and at most one RB_PAGE_UPDATE, which a writer
- * moving the head leaves for a moment (rb_handle_head_page()): UPDATE
- * before the next page is flagged HEAD, both while the old one is
- * cleared. Returns the head page, 0 when none is flagged.
- */
-static uint64_t ring_verdict(struct kt_page_iter *it, const struct ring_check *rc, bool closed)
-{
-	struct kt_session *s = it->s;
-	struct kt_cpu *c = it->c;
-	const char *name = it->b->name;
-	int cpu = c->info.cpu;
-
-	if (closed && rc->len != c->info.nr_pages) {
-		kt_warn(s, "%s: cpu%d: the page list closes after %llu pages, nr_pages is %llu",
-			name, cpu, (unsigned long long)rc->len,
-			(unsigned long long)c->info.nr_pages);
-		it->b->loss.list_anomalies++;
-	}
-	if (rc->nr_bad_prev) {
-		kt_warn(s, "%s: cpu%d: %llu buffer_pages' prev do not point back at the page whose "
-			   "next points at them (the first: 0x%llx)", name, cpu,
-			(unsigned long long)rc->nr_bad_prev, (unsigned long long)rc->bad_prev);
-		it->b->loss.list_anomalies++;
-	}
-	if (rc->nr_head > 1 || rc->nr_update > 1 || rc->nr_bad_flags) {
-		kt_warn(s, "%s: cpu%d: %llu pages flagged head, %llu update, %llu with both flags "
-			   "(one head, at most one update in the kernel)", name, cpu,
-			(unsigned long long)rc->nr_head, (unsigned long long)rc->nr_update,
-			(unsigned long long)rc->nr_bad_flags);
-		it->b->loss.list_anomalies++;
-	}
-	if (rc->nr_head > 1 && rc->hint_flagged)
-		return c->head_page;
-	if (rc->nr_head)
-		return rc->head;
-	/* the writer was moving the head: the page it had flagged UPDATE */
-	return rc->nr_update ? rc->update : 0;
-}
-
-/* Walk the ring once from cpu_buffer->pages: find the flagged head, check the list. */
-static uint64_t find_head(struct kt_page_iter *it)
-{
-	struct kt_session *s = it->s;
-	struct kt_cpu *c = it->c;
-	uint64_t start = list_to_bpage(&s->l, c->pages), p = start, raw, head, q, back;
-	struct ring_check rc = { 0 };
-	struct kt_seen seen = { 0 };
-	uint64_t n, flag;
-
-	kt_seen__reserve(&seen, c->info.nr_pages + 2);	/* else it grows */
-	for (n = 0; n <= c->info.nr_pages + 1; n++) {
-		if (kt_seen__add(&seen, p)) {
-			kt_warn(s, "%s: cpu%d: page list loops at buffer_page 0x%llx without "
-				   "returning to 0x%llx", it->b->name, c->info.cpu,
-				(unsigned long long)p, (unsigned long long)start);
-			break;
-		}
-		if (bpage_next(s, p, &raw)) {
-			kt_warn(s, "%s: cpu%d: cannot read buffer_page at 0x%llx",
-				it->b->name, c->info.cpu, (unsigned long long)p);
-			it->b->loss.list_anomalies++;
-			break;
-		}
-		rc.len++;
-		flag = raw & RB_FLAG_MASK;
-		q = list_to_bpage(&s->l, raw);
-		if (flag == RB_PAGE_HEAD) {
-			if (!rc.nr_head++)
-				rc.head = q;
-			rc.hint_flagged |= q == c->head_page;
-		} else if (flag == RB_PAGE_UPDATE) {
-			if (!rc.nr_update++)
-				rc.update = q;
-		} else if (flag) {
-			rc.nr_bad_flags++;
-		}
-		/* list_add(): next->prev is the page whose next it is */
-		if (bpage_prev(s, q, &back) || back != p) {
-			if (!rc.nr_bad_prev++)
-				rc.bad_prev = q;
-		}
-		p = q;
-		if (p == start)
-			break;
-	}
-	kt_seen__free(&seen);
-	if (p != start) {
-		kt_warn(s, "%s: cpu%d: page list from 0x%llx does not close within %llu pages",
-			it->b->name, c->info.cpu, (unsigned long long)start,
-			(unsigned long long)c->info.nr_pages);
-		it->b->loss.list_anomalies++;
-	}
-	head = ring_verdict(it, &rc, p == start);
-	if (!head) {
-		kt_warn(s, "%s: cpu%d: no page carries the head flag, using head_page 0x%llx",
-			it->b->name, c->info.cpu, (unsigned long long)c->head_page);
-		it->b->loss.list_anomalies++;
-		head = c->head_page;
-	}
-	return head;
 }
 
 struct kt_page_iter *kt_page_iter__new(struct kt_buffer *b, int cpu)
@@ -369,11 +233,11 @@ static unsigned int ahead_collect(struct kt_page_iter *it, struct ra_win *w)
 		if (it->ahead_dpage_ok)
 			w->addr[n++] = it->ahead_dpage;
 		if (bpage == it->c->commit_page || ++it->ahead_steps >= it->max_steps ||
-		    bpage_next(s, bpage, &raw) || list_to_bpage(&s->l, raw) == it->head) {
+		    kt_bpage__next(s, bpage, &raw) || kt_bpage__from_list(&s->l, raw) == it->head) {
 			it->ahead_end = true;
 			break;
 		}
-		it->ahead_bpage = list_to_bpage(&s->l, raw);
+		it->ahead_bpage = kt_bpage__from_list(&s->l, raw);
 		it->ahead_dpage_ok = !kt_read_member(s, it->ahead_bpage, &s->l.bp_page,
 						     &it->ahead_dpage) &&
 				     dpage_plausible(s, it->ahead_dpage);
@@ -545,7 +409,7 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 			return 1;
 		case PI_READER:
 			bpage = c->reader_page;
-			it->head = find_head(it);
+			it->head = kt_page_list__head(it->b, c);
 			it->next_bpage = it->head;
 			count_inflight(it);
 			it->state = bpage == c->commit_page ? PI_DONE : PI_RING;
@@ -586,14 +450,14 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 			it->expect_data = bpage != c->commit_page;
 			if (bpage == c->commit_page)
 				it->state = PI_DONE;
-			else if (bpage_next(s, bpage, &raw)) {
+			else if (kt_bpage__next(s, bpage, &raw)) {
 				kt_warn(s, "%s: cpu%d: broken page list at buffer_page 0x%llx",
 					it->b->name, c->info.cpu, (unsigned long long)bpage);
 				it->b->loss.list_anomalies++;
 				it->state = PI_DONE;
 				it->walk_broke = true;
 			} else {
-				it->next_bpage = list_to_bpage(&s->l, raw);
+				it->next_bpage = kt_bpage__from_list(&s->l, raw);
 				if (it->next_bpage == it->head) {
 					kt_warn(s, "%s: cpu%d: back at the head page without meeting "
 						   "the commit page 0x%llx", it->b->name,
