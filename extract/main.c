@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <ktrace/ktrace.h>
 #include "dump.h"
+#include "guard.h"
 #include "options.h"
 #include "profile.h"
 #include "ticket.h"
@@ -30,6 +31,41 @@ static int make_profile(const struct kx_options *o)
 	po.vmcore = o->vmcore;
 	po.verbose = o->verbose;
 	return kx_profile__make(&po);
+}
+
+/*
+ * Every output of the run checked against every file it reads, before
+ * anything is written (guard.c): @vmlinux, @profile and @release are
+ * what the open found (NULL before). 0, or KT_EXIT_USAGE said on stderr.
+ */
+static int guard_outputs(const struct kx_options *o, const char *vmlinux, const char *profile,
+			 const char *release)
+{
+	const char *ticket_names[] = { "trace.txt", "trace.jsonl", "trace.dat", "dmesg.txt",
+				       "timeline.txt", "summary.txt", "manifest.sha256",
+				       "kernel.profile", NULL, NULL };
+	struct kx_guard g = { .n = 0 };
+	char *own = NULL;
+	int bad;
+
+	kx_guard__add(&g, o->vmcore);
+	kx_guard__add(&g, o->vmlinux);
+	kx_guard__add(&g, vmlinux);
+	kx_guard__add(&g, o->profile);
+	kx_guard__add(&g, profile);
+	kx_guard__add(&g, o->btf);
+	kx_guard__add(&g, o->system_map);
+	/* the ticket's profile is named after the release (ticket.c) */
+	if (release && asprintf(&own, "%s.profile", release) >= 0)
+		ticket_names[8] = own;
+	bad = kx_guard__check(&g, "-o", o->output, NULL) ||
+	      kx_guard__check(&g, "--ticket", o->ticket, ticket_names) ||
+	      kx_guard__check(&g, "--make-profile", o->make_profile, NULL) ||
+	      kx_guard__check(&g, "--blktrace", o->blktrace, NULL) ||
+	      kx_guard__check(&g, "--relay", o->relay, NULL) ||
+	      kx_guard__check(&g, "--lttng", o->lttng, NULL);
+	free(own);
+	return bad ? KT_EXIT_USAGE : 0;
 }
 
 /* seconds since @t0, for -v: what the capture kernel spends where */
@@ -82,6 +118,9 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = kx_options__parse(&o, argc, argv);
 	if (ret >= 0)
+		return ret;
+	ret = guard_outputs(&o, NULL, NULL, NULL);
+	if (ret)
 		return ret;
 	/*
 	 * the kdump hook's bounds, set here rather than by timeout(1) and a
@@ -164,7 +203,10 @@ open:
 	if (o.verbose)
 		fprintf(stderr, "ktrace-extract: session (layout, buffers, event table) at %.3f s\n",
 			since(&t0));
-	if (o.ticket) {
+	/* with the vmlinux or profile the open found */
+	ret = guard_outputs(&o, d ? kx_dump__vmlinux(d) : NULL, p ? kx_profile__path(p) : NULL,
+			    d ? kx_dump__osrelease(d) : NULL);
+	if (!ret && o.ticket) {
 		struct kx_ticket_src src = { .release = kx_dump__osrelease(d) };
 
 		src.s = s;
@@ -178,7 +220,7 @@ open:
 			src.vmlinux = kx_dump__vmlinux(d);
 		}
 		ret = kx_ticket(&o, s, &src);
-	} else {
+	} else if (!ret) {
 		ret = kx_run(&o, s);
 	}
 	if (o.verbose && s) {

@@ -554,7 +554,8 @@ static int write_profile(const struct kx_profile_make_opts *o,
 	int ret = 0;
 
 	/* sort by kind and name, keep the first answer of each question */
-	qsort(as->e, as->n, sizeof(*as->e), cmp_key);
+	if (as->n)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(as->e, as->n, sizeof(*as->e), cmp_key);
 	for (i = 0; i < as->n; i++) {
 		if (kept && !strcmp(as->e[kept - 1].key, as->e[i].key)) {
 			free(as->e[i].key);

@@ -274,7 +274,8 @@ int kx_profile__load(const char *path, struct kx_profile **out, char *msg,
 		kx_set_msg(msg, msglen, "profile %s: no release line", path);
 		goto out;
 	}
-	qsort(p->e, p->n, sizeof(*p->e), cmp_entry);
+	if (p->n)	/* qsort(NULL, 0, ...) is undefined: a profile of no entries */
+		qsort(p->e, p->n, sizeof(*p->e), cmp_entry);
 	*out = p;
 	p = NULL;
 	ret = 0;

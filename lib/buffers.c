@@ -45,7 +45,7 @@ static int cpu_load(struct kt_session *s, struct kt_buffer *b, int cpu, uint64_t
 {
 	const struct kt_layout *l = &s->l;
 	struct kt_cpu *c = &b->cpus[cpu];
-	uint64_t v;
+	uint64_t v = UINT64_MAX;
 	int err = 0;
 
 	c->info.cpu = cpu;
@@ -63,6 +63,20 @@ static int cpu_load(struct kt_session *s, struct kt_buffer *b, int cpu, uint64_t
 	if (err) {
 		kt_warn(s, "%s: cpu%d: cannot read struct ring_buffer_per_cpu at 0x%llx",
 			b->name, cpu, (unsigned long long)cb);
+		b->loss.list_anomalies++;
+		c->cpu_buffer = 0;
+		return 0;
+	}
+	/*
+	 * rb_allocate_cpu_buffer() sets cpu to the slot of buffers[] the
+	 * struct is put in: a struct in another slot is another CPU's (or a
+	 * pointer gone wrong), and read here would print that CPU's events
+	 * twice, the second time under this CPU's number
+	 */
+	if (kt_read_member(s, cb, &l->cpu_cpu, &v) || v != (uint64_t)cpu) {
+		kt_warn(s, "%s: cpu%d: buffers[%d] points to a ring_buffer_per_cpu at 0x%llx whose "
+			   "cpu is %lld, skipped", b->name, cpu, cpu, (unsigned long long)cb,
+			(long long)(int32_t)v);
 		b->loss.list_anomalies++;
 		c->cpu_buffer = 0;
 		return 0;

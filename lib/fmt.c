@@ -317,7 +317,7 @@ static int cx_op(struct cexpr *c, int *len)
 static uint64_t cx_binary(struct cexpr *c, int min_prec)
 {
 	uint64_t l = cx_unary(c), r;
-	int prec, len;
+	int prec, len = 0;	/* set by cx_op() whenever it returns a precedence */
 
 	while (!c->bad && (prec = cx_op(c, &len)) >= min_prec) {
 		char op = *c->p;

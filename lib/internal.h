@@ -477,6 +477,25 @@ void kt_loss__print_log(const struct kt_loss *l, FILE *out, const char *prefix);
 /* json.c: @p (at most @max bytes, up to a NUL) as a JSON string */
 void kt_json__str(FILE *out, const char *p, size_t max);
 
+/* the buffer_page whose list a list_head pointer is at (RB_PAGE_* flags dropped) */
+static inline uint64_t kt_bpage__from_list(const struct kt_layout *l, uint64_t list)
+{
+	return (list & ~RB_FLAG_MASK) - l->bp_list.off;
+}
+
+/* buffer_page.list.next of @bpage, with its flags */
+static inline int kt_bpage__next(struct kt_session *s, uint64_t bpage, uint64_t *raw)
+{
+	return kt_read_u64(s, bpage + s->l.bp_list.off + s->l.lh_next.off, raw);
+}
+
+/*
+ * pagelist.c: walk @c's ring once from cpu_buffer->pages and return its
+ * head page (the flagged one; cpu_buffer->head_page when none is), each
+ * broken rule of the list counted in @b's loss and said
+ */
+uint64_t kt_page_list__head(struct kt_buffer *b, struct kt_cpu *c);
+
 /* page.c: validate and walk one sub-buffer */
 struct kt_page_cursor {
 	const uint8_t *data;	/* start of the data area */
@@ -492,18 +511,21 @@ struct kt_page_cursor {
 
 /*
  * Validate the sub-buffer at @page (@subbuf_size bytes, header included)
- * and set up @c to walk it. Returns 0, or -EBADMSG if the page cannot be
- * trusted (commit past the end, bad flags), -ENODATA if all-zero.
+ * and set up @c to walk it. Returns 0, or why the page cannot be
+ * trusted: -EBADMSG (commit past the end, an event longer than the data
+ * left), -EPROTO (a null padding before the commit end), -ENOMSG
+ * (committed data of nothing but time stamps); kt_page__why() names it.
  */
 int kt_page__load(struct kt_page_cursor *c, const struct kt_layout *l,
 		  const uint8_t *page, uint32_t subbuf_size, uint32_t start);
+const char *kt_page__why(int err);
 /*
  * The validation kt_page__load() does, of @n pages at once (faster than
  * one at a time); then kt_page__load_checked() with the page's result
  * loads it as kt_page__load() would.
  */
 struct kt_page_check {
-	int ret;		/* 0 or -EBADMSG */
+	int ret;		/* 0, or kt_page__load()'s error */
 	uint32_t discard;	/* struct kt_page_cursor's */
 };
 void kt_page__check(const struct kt_layout *l, const uint8_t *const *pages, unsigned int n,

@@ -139,7 +139,8 @@ static struct kt_modsyms *modsyms(struct kt_session *s)
 			break;
 	}
 	kt_seen__free(&seen);
-	qsort(m->syms, m->n, sizeof(*m->syms), cmp_sym);
+	if (m->n)	/* qsort(NULL, 0, ...) is undefined: no module had symbols */
+		qsort(m->syms, m->n, sizeof(*m->syms), cmp_sym);
 	s->modsyms = m;
 	return m;
 }

@@ -18,14 +18,21 @@
 /*
  * One event of the walk of kt_page__next() over the committed data @len
  * of @data, without the clock: 1 past it (*@pos moved), 0 at the end,
- * -EBADMSG where that walk would fail. *@discard: the offset of the first
+ * -EBADMSG where that walk would fail (an event longer than the data
+ * left), -EPROTO at a null padding. *@discard: the offset of the first
  * padding that keeps a time delta (@len: none). Such padding is an event
  * discarded after it was reserved (rb_event_discard()), or the unused end
  * of a page the writer left for the next (rb_reset_tail()), which most
- * full pages have.
+ * full pages have. *@record: set at a data event or a padding.
+ *
+ * A null padding (type 29, time delta 0) is what rb_reset_tail() writes
+ * when fewer than RB_EVNT_MIN_SIZE bytes are left at the end of a page,
+ * and it sets the page's write (and so its commit) back to the padding's
+ * offset: the committed data never holds one. One before the commit end
+ * is damage, and what follows it would be dropped unsaid.
  */
 static inline __attribute__((always_inline)) int
-validate_step(const uint8_t *data, uint32_t len, uint32_t *pos, uint32_t *discard)
+validate_step(const uint8_t *data, uint32_t len, uint32_t *pos, uint32_t *discard, bool *record)
 {
 	uint32_t at = *pos, left = len - at, hdr, type_len, n;
 
@@ -41,11 +48,11 @@ validate_step(const uint8_t *data, uint32_t len, uint32_t *pos, uint32_t *discar
 		if (n > left - 4)
 			return -EBADMSG;
 		*pos = at + 4 + n;
+		*record = true;
 		return 1;
 	}
-	/* a null event: the rest of the page is unused */
 	if (type_len == RINGBUF_TYPE_PADDING && !(hdr >> 5))
-		return 0;
+		return -EPROTO;
 	if (left < 8)
 		return -EBADMSG;
 	switch (type_len) {
@@ -56,6 +63,7 @@ validate_step(const uint8_t *data, uint32_t len, uint32_t *pos, uint32_t *discar
 		if (*discard == len)
 			*discard = at;
 		*pos = at + 4 + n;
+		*record = true;
 		return 1;
 	case RINGBUF_TYPE_TIME_EXTEND:
 	case RINGBUF_TYPE_TIME_STAMP:
@@ -66,8 +74,21 @@ validate_step(const uint8_t *data, uint32_t len, uint32_t *pos, uint32_t *discar
 		if (n < 4 || n > left - 4 || (n & 3))
 			return -EBADMSG;
 		*pos = at + 4 + n;
+		*record = true;
 		return 1;
 	}
+}
+
+/*
+ * The end of a walk: a time extend or an absolute stamp is written in
+ * the same reservation as the event it stamps (rb_add_timestamp()), and
+ * a discarded event stays as padding (or goes with its stamp,
+ * rb_try_to_discard()): committed data of nothing but stamps is damage
+ * (-ENOMSG), not a page without events.
+ */
+static inline int validate_end(int ret, uint32_t len, bool record)
+{
+	return !ret && len && !record ? -ENOMSG : ret;
 }
 
 /*
@@ -78,12 +99,13 @@ validate_step(const uint8_t *data, uint32_t len, uint32_t *pos, uint32_t *discar
 static int validate(const uint8_t *data, uint32_t len, uint32_t *discard)
 {
 	uint32_t pos = 0;
+	bool record = false;
 	int ret;
 
 	*discard = len;
-	while ((ret = validate_step(data, len, &pos, discard)) > 0)
+	while ((ret = validate_step(data, len, &pos, discard, &record)) > 0)
 		;
-	return ret;
+	return validate_end(ret, len, record);
 }
 
 /*
@@ -112,6 +134,7 @@ void kt_page__check(const struct kt_layout *l, const uint8_t *const *pages, unsi
 	for (i = 0; i < n; i += CHECK_LANES) {
 		const uint8_t *data[CHECK_LANES];
 		uint32_t len[CHECK_LANES], pos[CHECK_LANES] = { 0 };
+		bool record[CHECK_LANES] = { false };
 		unsigned int live = 0;
 		bool bad;
 
@@ -130,9 +153,10 @@ void kt_page__check(const struct kt_layout *l, const uint8_t *const *pages, unsi
 
 				if (!(live & (1u << k)))
 					continue;
-				ret = validate_step(data[k], len[k], &pos[k], &chk[i + k].discard);
+				ret = validate_step(data[k], len[k], &pos[k], &chk[i + k].discard,
+						    &record[k]);
 				if (ret <= 0) {
-					chk[i + k].ret = ret;
+					chk[i + k].ret = validate_end(ret, len[k], record[k]);
 					live &= ~(1u << k);
 				}
 			}
@@ -166,10 +190,13 @@ static int load(struct kt_page_cursor *c, const struct kt_layout *l, const uint8
 	/* validate the whole page before anything on it is believed */
 	if (chk) {
 		if (chk->ret)
-			return -EBADMSG;
+			return chk->ret;
 		c->discard = chk->discard;
-	} else if (validate(c->data, c->len, &c->discard)) {
-		return -EBADMSG;
+	} else {
+		int ret = validate(c->data, c->len, &c->discard);
+
+		if (ret)
+			return ret;
 	}
 	/* records before @start were consumed by a reader; walk for the clock */
 	if (start) {
@@ -202,6 +229,18 @@ int kt_page__load_checked(struct kt_page_cursor *c, const struct kt_layout *l,
 	return load(c, l, page, subbuf_size, start, chk);
 }
 
+const char *kt_page__why(int err)
+{
+	switch (err) {
+	case -EPROTO:
+		return "a null padding before the end of the committed data";
+	case -ENOMSG:
+		return "committed data of nothing but time stamps";
+	default:
+		return "commit or an event length beyond the data";
+	}
+}
+
 static uint64_t event_stamp(const uint8_t *ev, uint32_t hdr)
 {
 	return ((uint64_t)kt_le32(ev + 4) << TS_SHIFT) + (hdr >> 5);
@@ -226,9 +265,9 @@ int kt_page__next(struct kt_page_cursor *c, const uint8_t **data, uint32_t *size
 
 		switch (type_len) {
 		case RINGBUF_TYPE_PADDING:
-			/* a null event: the rest of the page is unused */
+			/* a null event is never committed (validate_step()) */
 			if (!delta)
-				return 0;
+				return -EBADMSG;
 			if (left < 8)
 				return -EBADMSG;
 			len = kt_le32(ev + 4);

@@ -59,16 +59,6 @@ struct kt_page_iter {
 	const struct kt_page_check *data_chk;	/* @data's, when from a window */
 };
 
-static uint64_t list_to_bpage(const struct kt_layout *l, uint64_t list)
-{
-	return (list & ~RB_FLAG_MASK) - l->bp_list.off;
-}
-
-static int bpage_next(struct kt_session *s, uint64_t bpage, uint64_t *raw)
-{
-	return kt_read_u64(s, bpage + s->l.bp_list.off + s->l.lh_next.off, raw);
-}
-
 /*
  * The forward walk broke (an unreadable or wild next pointer) before the
  * commit page. The list is doubly linked: walk back from the commit page
@@ -98,7 +88,7 @@ static int recover_backwards(struct kt_page_iter *it)
 		it->back[it->nr_back++] = p;
 		if (kt_read_u64(s, p + s->l.bp_list.off + s->l.lh_prev.off, &raw))
 			break;
-		p = list_to_bpage(&s->l, raw);
+		p = kt_bpage__from_list(&s->l, raw);
 	}
 	kt_warn(s, "%s: cpu%d: %llu pages recovered backwards from the commit page 0x%llx%s",
 		it->b->name, c->info.cpu, (unsigned long long)it->nr_back,
@@ -106,51 +96,6 @@ static int recover_backwards(struct kt_page_iter *it)
 		joined ? "" : "; the pages between the two breaks are lost");
 	it->state = PI_BACK;
 	return 0;
-}
-
-/* Walk the ring once from cpu_buffer->pages and find the flagged head. */
-static uint64_t find_head(struct kt_page_iter *it)
-{
-	struct kt_session *s = it->s;
-	struct kt_cpu *c = it->c;
-	uint64_t start = list_to_bpage(&s->l, c->pages), p = start, raw, head = 0;
-	struct kt_seen seen = { 0 };
-	uint64_t n;
-
-	kt_seen__reserve(&seen, c->info.nr_pages + 2);	/* else it grows */
-	for (n = 0; n <= c->info.nr_pages + 1; n++) {
-		if (kt_seen__add(&seen, p)) {
-			kt_warn(s, "%s: cpu%d: page list loops at buffer_page 0x%llx without "
-				   "returning to 0x%llx", it->b->name, c->info.cpu,
-				(unsigned long long)p, (unsigned long long)start);
-			break;
-		}
-		if (bpage_next(s, p, &raw)) {
-			kt_warn(s, "%s: cpu%d: cannot read buffer_page at 0x%llx",
-				it->b->name, c->info.cpu, (unsigned long long)p);
-			it->b->loss.list_anomalies++;
-			break;
-		}
-		if ((raw & RB_FLAG_MASK) && !head)
-			head = list_to_bpage(&s->l, raw);
-		p = list_to_bpage(&s->l, raw);
-		if (p == start)
-			break;
-	}
-	kt_seen__free(&seen);
-	if (p != start) {
-		kt_warn(s, "%s: cpu%d: page list from 0x%llx does not close within %llu pages",
-			it->b->name, c->info.cpu, (unsigned long long)start,
-			(unsigned long long)c->info.nr_pages);
-		it->b->loss.list_anomalies++;
-	}
-	if (!head) {
-		kt_warn(s, "%s: cpu%d: no page carries the head flag, using head_page 0x%llx",
-			it->b->name, c->info.cpu, (unsigned long long)c->head_page);
-		it->b->loss.list_anomalies++;
-		head = c->head_page;
-	}
-	return head;
 }
 
 struct kt_page_iter *kt_page_iter__new(struct kt_buffer *b, int cpu)
@@ -258,6 +203,17 @@ int kt_page_iter__set_readahead(struct kt_page_iter *it, uint32_t bytes,
 }
 
 /*
+ * buffer_page.page is the address of pages from the page allocator
+ * (alloc_pages_node() in rb_allocate_pages(), or the boot-mapped range's
+ * sub-buffers, 6.12): at a page boundary. Anything else is not a
+ * sub-buffer, whatever its bytes would say.
+ */
+static bool dpage_plausible(struct kt_session *s, uint64_t dpage)
+{
+	return dpage && !(dpage & ((uint64_t)s->l.page_size - 1));
+}
+
+/*
  * The addresses of the next window's sub-buffers, as the walk will meet
  * them: up to the commit page, not back to the head, while the list
  * reads (where next_raw() stops, this stops); a page whose sub-buffer
@@ -277,13 +233,14 @@ static unsigned int ahead_collect(struct kt_page_iter *it, struct ra_win *w)
 		if (it->ahead_dpage_ok)
 			w->addr[n++] = it->ahead_dpage;
 		if (bpage == it->c->commit_page || ++it->ahead_steps >= it->max_steps ||
-		    bpage_next(s, bpage, &raw) || list_to_bpage(&s->l, raw) == it->head) {
+		    kt_bpage__next(s, bpage, &raw) || kt_bpage__from_list(&s->l, raw) == it->head) {
 			it->ahead_end = true;
 			break;
 		}
-		it->ahead_bpage = list_to_bpage(&s->l, raw);
+		it->ahead_bpage = kt_bpage__from_list(&s->l, raw);
 		it->ahead_dpage_ok = !kt_read_member(s, it->ahead_bpage, &s->l.bp_page,
-						     &it->ahead_dpage);
+						     &it->ahead_dpage) &&
+				     dpage_plausible(s, it->ahead_dpage);
 	}
 	return n;
 }
@@ -373,6 +330,13 @@ static int read_data_page(struct kt_page_iter *it, uint64_t bpage, bool ahead)
 	it->data = it->page;
 	it->data_chk = NULL;
 	err = kt_read_member(s, bpage, &s->l.bp_page, &dpage);
+	if (!err && !dpage_plausible(s, dpage)) {
+		b->loss.pages_corrupt++;
+		kt_warn(s, "%s: cpu%d: buffer_page 0x%llx: its sub-buffer address 0x%llx is not at "
+			   "a page boundary, skipped", b->name, it->c->info.cpu,
+			(unsigned long long)bpage, (unsigned long long)dpage);
+		return -EBADMSG;
+	}
 	if (!err && ahead && it->ra && readahead_take(it, bpage, dpage))
 		return 0;
 	if (!err)
@@ -445,7 +409,7 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 			return 1;
 		case PI_READER:
 			bpage = c->reader_page;
-			it->head = find_head(it);
+			it->head = kt_page_list__head(it->b, c);
 			it->next_bpage = it->head;
 			count_inflight(it);
 			it->state = bpage == c->commit_page ? PI_DONE : PI_RING;
@@ -486,14 +450,14 @@ static int next_raw(struct kt_page_iter *it, uint64_t *bpage_out, uint32_t *star
 			it->expect_data = bpage != c->commit_page;
 			if (bpage == c->commit_page)
 				it->state = PI_DONE;
-			else if (bpage_next(s, bpage, &raw)) {
+			else if (kt_bpage__next(s, bpage, &raw)) {
 				kt_warn(s, "%s: cpu%d: broken page list at buffer_page 0x%llx",
 					it->b->name, c->info.cpu, (unsigned long long)bpage);
 				it->b->loss.list_anomalies++;
 				it->state = PI_DONE;
 				it->walk_broke = true;
 			} else {
-				it->next_bpage = list_to_bpage(&s->l, raw);
+				it->next_bpage = kt_bpage__from_list(&s->l, raw);
 				if (it->next_bpage == it->head) {
 					kt_warn(s, "%s: cpu%d: back at the head page without meeting "
 						   "the commit page 0x%llx", it->b->name,
@@ -541,9 +505,9 @@ int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cu
 		if (!ret)
 			return 1;
 		it->b->loss.pages_corrupt++;
-		kt_warn(it->s, "%s: cpu%d: sub-buffer of buffer_page 0x%llx is corrupt "
-			       "(commit or an event length beyond the data), skipped",
-			it->b->name, it->c->info.cpu, (unsigned long long)it->cur_bpage);
+		kt_warn(it->s, "%s: cpu%d: sub-buffer of buffer_page 0x%llx is corrupt (%s), "
+			       "skipped", it->b->name, it->c->info.cpu,
+			(unsigned long long)it->cur_bpage, kt_page__why(ret));
 	}
 }
 

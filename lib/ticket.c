@@ -500,7 +500,8 @@ static int list_files(struct ticket *t, char ***names, size_t *n)
 		(*names)[(*n)++] = strdup(e->d_name);
 	}
 	closedir(d);
-	qsort(*names, *n, sizeof(**names), cmp_names);
+	if (*n)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(*names, *n, sizeof(**names), cmp_names);
 	return 0;
 }
 

@@ -101,6 +101,25 @@ in_order "broken page list, cpu0 up to the break"
 grep -v '^#' "$TRUTH" >"$want"
 in_order "broken page list, every line after the break too (recovered along list.prev)"
 
+# a null padding (the writer's end-of-page mark) before the commit end: the
+# page is corrupt, counted, not cut short silently
+run -x "$V61" -i global "$D/null-pad.elf"
+expect "null padding mid-page" 10 \
+	"global: cpu0: sub-buffer of buffer_page 0x[0-9a-f]+ is corrupt \(a null padding before the end" \
+	"corrupt \(skipped\): 1,"
+want_except "$D/null-pad.lost"
+in_order "null padding mid-page"
+absent "null padding mid-page" "$D/null-pad.lost"
+
+# a list.next skipping two pages: the ring closes early, short of
+# nr_pages, and the skipped page's prev disagrees: counted (it was exit 0)
+run -x "$V61" -i global "$D/short-ring.elf"
+expect "ring closing early" 10 "global: cpu0: the page list closes after [0-9]+ pages, nr_pages is [0-9]+" \
+	"global: cpu0: 1 buffer_pages' prev do not point back" "page-list anomalies: [1-9]"
+want_except "$D/short-ring.lost"
+in_order "ring closing early"
+absent "ring closing early" "$D/short-ring.lost"
+
 # the wrong vmlinux (5.10's for a 6.1 dump)
 if [ -n "$V510" ]; then
 	run -x "$V510" "$VMCORES/k6.1/vmcore.kdump"

@@ -290,7 +290,8 @@ int kx_btf__new(struct btf *btf, struct kx_btf **out)
 		kx_btf__free(bs);
 		return ret;
 	}
-	qsort(bs->enums, bs->nenums, sizeof(*bs->enums), cmp_benum);
+	if (bs->nenums)	/* qsort(NULL, 0, ...) is undefined: a BTF without enums */
+		qsort(bs->enums, bs->nenums, sizeof(*bs->enums), cmp_benum);
 	*out = bs;
 	return 0;
 }

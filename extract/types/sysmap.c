@@ -131,7 +131,8 @@ static int load_map(struct kx_sysmap *map, const char *path, char *msg,
 			if (map->syms[i].reloc)
 				map->syms[i].addr -= off;
 	}
-	qsort(map->syms, map->nsyms, sizeof(*map->syms), cmp_msym);
+	if (map->nsyms)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(map->syms, map->nsyms, sizeof(*map->syms), cmp_msym);
 	return 0;
 }
 

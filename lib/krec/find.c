@@ -154,7 +154,8 @@ static int read_table(struct kt_session *s, const struct krec_layout *k, struct 
 			}
 		}
 	}
-	qsort(kr->events, kr->nr_events, sizeof(*kr->events), cmp_id);
+	if (kr->nr_events)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(kr->events, kr->nr_events, sizeof(*kr->events), cmp_id);
 out:
 	kt_seen__free(&seen);
 	return err;

@@ -352,6 +352,28 @@ static void test_module_symbols(void)
 	free(r);
 }
 
+/*
+ * No module loaded (an empty modules list): nothing named, and no
+ * qsort() of a NULL array (undefined even with no elements; UBSan's
+ * nonnull-attribute check in the sanitizer build)
+ */
+static void test_module_symbols_none(void)
+{
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+
+	fk_sym(k, "modules", fk_list_head(k));
+	if (fk_open(k, &fs, false))
+		return;
+	CHECK(kt_session__symbol(fs.s, 0xffffffffc0001010ULL, NULL) == NULL,
+	      "no modules: a module address is not named");
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 int main(void)
 {
 	test_format();
@@ -363,5 +385,6 @@ int main(void)
 	test_outside_fields();
 	test_missing_field();
 	test_module_symbols();
+	test_module_symbols_none();
 	return fk_failed;
 }

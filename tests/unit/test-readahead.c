@@ -68,8 +68,20 @@ static struct fk_kernel *build(struct fk_buffer *gb, struct fk_ring **rp)
 			fk_ev(&pb, 3, 1, (uint32_t)(i * 100 + j));
 		if (i % 3 == 0)
 			fk_padding(&pb, 64);	/* discarded: a delta to zero */
+		if (i == 150) {
+			fk_put32(&pb, 29);	/* a null padding the writer never commits */
+			fk_ev(&pb, 3, 1, (uint32_t)(i * 100 + j));
+		}
+		if (i == 200) {		/* time stamps alone */
+			pb = fk_page(r, i, 1000 * (uint64_t)(i - 5));
+			fk_time_extend(&pb, 5);
+			fk_time_stamp(&pb, 1000 * (uint64_t)(i - 5));
+		}
 	}
-	/* a commit past the sub-buffer; one more at the end of a window (head + 255) */
+	/*
+	 * a commit past the sub-buffer; one more at the end of a window (head +
+	 * 255); 150 and 200 corrupt inside (walked by kt_page__check()'s lanes)
+	 */
 	fk_w64(k, fk_data_page(k, r->bpage[77]) + 8, FK_PAGE * 2);
 	fk_w64(k, fk_data_page(k, r->bpage[260]) + 8, FK_PAGE * 2);
 	fk_fail(k, fk_data_page(k, r->bpage[90]), -EFAULT);
@@ -158,7 +170,7 @@ int main(void)
 	      "read() reads only the sub-buffers read_blocks() left: %llu of %llu",
 	      (unsigned long long)ahead.subbuf_reads, (unsigned long long)plain.subbuf_reads);
 	same(&plain, &ahead, "read-ahead");
-	CHECK_U64(ahead.loss.pages_corrupt, 2, "the corrupt pages counted");
+	CHECK_U64(ahead.loss.pages_corrupt, 4, "the corrupt pages counted");
 	CHECK_U64(ahead.loss.pages_zero, 1, "the zero-filled page counted");
 	CHECK_U64(ahead.loss.pages_unreadable, 1, "the unreadable page counted");
 	CHECK_U64(ahead.loss.pages_filtered, 1, "the filtered page counted");

@@ -122,6 +122,7 @@ static void test_padding(void)
 	struct fk_session fs;
 	struct kt_loss l;
 	struct fk_pb pb;
+	uint32_t end;
 	char *got;
 
 	fk_ring_set(r, 0, 1);
@@ -129,10 +130,14 @@ static void test_padding(void)
 	fk_ev(&pb, 10, 1, 1);
 	fk_padding(&pb, 20);		/* its delta does not move the clock */
 	fk_ev(&pb, 5, 1, 2);
-	/* rb_reset_tail(): the event did not fit; commit covers the page */
+	/*
+	 * rb_reset_tail(): the next event did not fit in the page's last
+	 * bytes; a null padding there, write (and so commit) set back before it
+	 */
+	end = pb.pos;
 	fk_put32(&pb, 29);		/* null padding: type 29, delta 0 */
 	memset(pb.page + FK_DATA_OFF + pb.pos, 0xee, FK_PAGE - FK_DATA_OFF - pb.pos);
-	pb.pos = FK_PAGE - FK_DATA_OFF;
+	pb.pos = end;
 	fk_commit(&pb);
 	fill(r, 1, 200, 3, 1);
 	if (fk_open(k, &fs, true))
@@ -141,6 +146,188 @@ static void test_padding(void)
 	CHECK_STR(got, "0/110/1 0/115/2 0/210/3", "padding: discarded event skipped, rest of page ignored");
 	loss_of(&fs, &l);
 	CHECK_U64(l.pages_corrupt, 0, "padding: no page called corrupt");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/*
+ * A null padding before the commit end (the writer never commits one) and
+ * committed data of nothing but time stamps: corrupt pages, counted; the
+ * pages around them are read
+ */
+static void test_padding_hostile(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 4);
+	struct fk_session fs;
+	struct kt_loss l;
+	struct fk_pb pb;
+	char *got;
+
+	fk_ring_set(r, 0, 3);
+	fill(r, 0, 100, 1, 2);
+	pb = fk_page(r, 1, 200);
+	fk_ev(&pb, 10, 1, 10);
+	fk_put32(&pb, 29);		/* null padding, then more committed events */
+	fk_ev(&pb, 10, 1, 11);
+	fk_ev(&pb, 10, 1, 12);
+	pb = fk_page(r, 2, 300);
+	fk_time_extend(&pb, 1000);
+	fk_time_stamp(&pb, 5000);
+	fk_time_extend(&pb, 7);
+	fill(r, 3, 400, 20, 2);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/120/2 0/410/20 0/420/21",
+		  "hostile padding: the damaged pages are skipped whole, the others read");
+	loss_of(&fs, &l);
+	CHECK_U64(l.pages_corrupt, 2, "hostile padding: a null padding before the commit end and "
+				      "a page of stamps alone are corrupt pages");
+	CHECK(kt_loss__any(&l), "hostile padding: the loss is counted (exit 10)");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/*
+ * @k's global ring read: its records are @want, @anomalies page-list
+ * anomalies counted, and @said (NULL: nothing asked) in the warnings;
+ * then @k and @r freed
+ */
+static void expect_ring(struct fk_kernel *k, struct fk_ring *r, const char *what,
+			const char *want, uint64_t anomalies, const char *said)
+{
+	struct fk_session fs;
+	struct kt_loss l;
+	char *got;
+
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, want, what);
+	loss_of(&fs, &l);
+	CHECK_U64(l.list_anomalies, anomalies, what);
+	CHECK(!anomalies == !kt_loss__any(&l), "%s: exit %d", what, anomalies ? 10 : 0);
+	if (said)
+		CHECK(strstr(fk_log(&fs), said) != NULL, "%s: said '%s'", what, said);
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* a ring of @n pages of one event each, head at @head, commit at @commit */
+static struct fk_ring *ring_of(struct fk_kernel *k, struct fk_buffer *gb, int n, int head,
+			       int commit)
+{
+	struct fk_ring *r = fk_ring_new(k, gb, 0, n);
+	int i;
+
+	fk_ring_set(r, head, commit);
+	for (i = 0; i < n; i++)
+		fill(r, i, 100 * (i + 1), 10 * i, 1);
+	return r;
+}
+
+/*
+ * The ring's own invariants (rb_check_pages(), the head-page protocol):
+ * a list that closes early, a prev that disagrees with next, a second
+ * head flag; each counted, the pages still reachable read
+ */
+static void test_list_invariants(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k;
+	struct fk_ring *r;
+
+	/* page 1's next skips to page 4: 2 and 3 out of a ring that closes after 4 of 6 */
+	k = fk_new(1, &gb);
+	r = ring_of(k, &gb, 6, 0, 5);
+	fk_w64(k, r->bpage[1] + BP_LIST + LH_NEXT, r->bpage[4] + BP_LIST);
+	expect_ring(k, r, "short ring", "0/110/0 0/210/10 0/510/40 0/610/50", 2,
+		    "closes after 4 pages, nr_pages is 6");
+
+	/* a prev that does not point back, the ring otherwise whole */
+	k = fk_new(1, &gb);
+	r = ring_of(k, &gb, 4, 0, 3);
+	fk_w64(k, r->bpage[2] + BP_LIST + LH_PREV, r->bpage[0] + BP_LIST);
+	expect_ring(k, r, "bad prev", "0/110/0 0/210/10 0/310/20 0/410/30", 1, "prev do not point");
+
+	/* two head flags: the one head_page names is the head */
+	k = fk_new(1, &gb);
+	r = ring_of(k, &gb, 4, 2, 1);
+	fk_w64(k, r->bpage[3] + BP_LIST + LH_NEXT, (r->bpage[0] + BP_LIST) | 1);
+	expect_ring(k, r, "two heads", "0/310/20 0/410/30 0/110/0 0/210/10", 1,
+		    "2 pages flagged head");
+
+	/* the writer moving the head: UPDATE on the old head, HEAD on the next */
+	k = fk_new(1, &gb);
+	r = ring_of(k, &gb, 4, 2, 1);
+	fk_w64(k, r->bpage[0] + BP_LIST + LH_NEXT, (r->bpage[1] + BP_LIST) | 2);
+	expect_ring(k, r, "head update in flight", "0/310/20 0/410/30 0/110/0 0/210/10", 0, NULL);
+}
+
+/*
+ * buffers[0] pointing at CPU 1's ring_buffer_per_cpu: its cpu field is
+ * not its slot, so it is skipped and counted, and CPU 1's events are
+ * printed once, as CPU 1's
+ */
+static void test_cpu_slot(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(2, &gb);
+	struct fk_ring *r0 = fk_ring_new(k, &gb, 0, 2), *r1 = fk_ring_new(k, &gb, 1, 2);
+	struct fk_session fs;
+	struct kt_loss l;
+	char *got;
+
+	fk_ring_set(r0, 0, 1);
+	fk_ring_set(r1, 0, 1);
+	fill(r0, 0, 100, 1, 1);
+	fill(r1, 0, 150, 2, 1);
+	fk_w64(k, gb.buffers, r1->cpu_buffer);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "1/160/2", "cpu slot: CPU 1's events once, as CPU 1's");
+	loss_of(&fs, &l);
+	CHECK_U64(l.list_anomalies, 1, "cpu slot: counted");
+	CHECK(strstr(fk_log(&fs), "whose cpu is 1") != NULL, "cpu slot: said");
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r0);
+	free(r1);
+}
+
+/* buffer_page.page not at a page boundary: not a sub-buffer, a corrupt page */
+static void test_data_page_not_page(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 3);
+	struct fk_session fs;
+	struct kt_loss l;
+	char *got;
+
+	fk_ring_set(r, 0, 2);
+	fill(r, 0, 100, 1, 1);
+	fill(r, 1, 200, 2, 1);
+	fill(r, 2, 300, 3, 1);
+	/* into page 1's own sub-buffer: its bytes read, but no sub-buffer starts there */
+	fk_w64(k, r->bpage[1] + BP_PAGE, fk_data_page(k, r->bpage[1]) + 64);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/310/3", "not a page: the others read");
+	loss_of(&fs, &l);
+	CHECK_U64(l.pages_corrupt, 1, "not a page: a corrupt page");
+	CHECK(kt_loss__any(&l), "not a page: exit 10");
 	free(got);
 	fk_close(&fs);
 	fk_free(k);
@@ -535,12 +722,16 @@ int main(void)
 	test_wrap();
 	test_time();
 	test_padding();
+	test_padding_hostile();
 	test_missed();
 	test_bad_commit();
 	test_cycle();
 	test_broken();
 	test_broken_both_ways();
 	test_no_head();
+	test_list_invariants();
+	test_cpu_slot();
+	test_data_page_not_page();
 	test_offline();
 	test_zero_page();
 	test_read_errors();
