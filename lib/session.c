@@ -86,6 +86,27 @@ static void build_headers(struct kt_session *s)
 	s->header_event = strdup(buf);
 }
 
+/*
+ * The newest kernel series the fixtures prove (tests/vmcores/): a dump of
+ * a newer one is read as any other (the layout is probed, never assumed),
+ * but is said once, so that a reader of the output knows what was tested.
+ */
+#define KT_NEWEST_MAJOR 7
+#define KT_NEWEST_MINOR 3
+
+static void newer_kernel(struct kt_session *s)
+{
+	const char *r = kt_session__release(s);
+	unsigned int major, minor;
+
+	if (!r || sscanf(r, "%u.%u", &major, &minor) != 2)
+		return;
+	if (major > KT_NEWEST_MAJOR || (major == KT_NEWEST_MAJOR && minor > KT_NEWEST_MINOR))
+		kt_warn(s, "kernel %s is newer than the newest ktrace is tested on (%d.%d): "
+			   "what it cannot read or render is said and counted", r, KT_NEWEST_MAJOR,
+			KT_NEWEST_MINOR);
+}
+
 struct kt_session *kt_session__open(const struct kt_target *target,
 				    const struct kt_open_opts *opts)
 {
@@ -117,6 +138,7 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 		s->kallsyms_else_ctx = opts->kallsyms_else_ctx;
 	}
 
+	newer_kernel(s);
 	err = kt_layout__probe(s);
 	if (!err)
 		err = kt_buffers__load(s);

@@ -74,8 +74,40 @@ static void run(int how, const char *what)
 	free(r1);
 }
 
+/* a release newer than the newest tested is said once; a tested one is not */
+static void newer(const char *release, bool said)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_session fs;
+	char t[128];
+	uint64_t data, p, size;
+	struct fk_ring *r0 = fk_ring_new(k, &gb, 0, 2);
+
+	snprintf(t, sizeof(t), "OSRELEASE=%s\nPAGESIZE=4096\n", release);
+	data = fk_alloc(k, FK_PAGE);
+	memcpy(fk_ptr(k, data, strlen(t) + 1), t, strlen(t) + 1);
+	p = fk_alloc(k, 8);
+	fk_w64(k, p, data);
+	fk_sym(k, "vmcoreinfo_data", p);
+	size = fk_alloc(k, 8);
+	fk_w64(k, size, strlen(t));
+	fk_sym(k, "vmcoreinfo_size", size);
+	if (!fk_open(k, &fs, true)) {
+		CHECK(!!strstr(fk_log(&fs), "is newer than the newest ktrace is tested on (7.3)") == said,
+		      "release %s: %s", release, said ? "said to be newer" : "not said to be newer");
+		fk_close(&fs);
+	}
+	fk_free(k);
+	free(r0);
+}
+
 int main(void)
 {
+	newer("7.4.0-1-cloud-amd64", true);
+	newer("8.0.0", true);
+	newer("7.3.4+deb13-cloud-amd64", false);
+	newer("6.12.118+deb13-cloud-amd64", false);
 	run(0, "VMCOREINFO text at vmcoreinfo_data");
 	run(1, "the safe copy unreadable: the note at vmcoreinfo_note");
 	run(2, "neither readable");
