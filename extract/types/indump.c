@@ -338,11 +338,20 @@ int kx_indump__attach(struct kx_dump *d, const struct kx_indump_opts *o,
 	/* with a System.map, only to lend them to the session (and to tell damage) */
 	ret = load_kallsyms(x, o->verbose);
 	if (ret && !x->map) {
-		if (ret == -ENOENT)
+		uint64_t a;
+
+		/* v6.0 lists kallsyms_names and the rest; a newer layout may lack one */
+		if (ret == -ENOENT && kx_dump__vmcoreinfo_symbol(d, "kallsyms_names", &a))
 			fprintf(stderr, "ktrace-extract: vmcore %s (%s): its vmcoreinfo does not list "
 				"the kallsyms tables (kernels before 6.0 do not): no symbols; give "
 				"--system-map (the System.map of %s), -x VMLINUX or --profile\n",
 				vmcore, kx_dump__osrelease(d), kx_dump__osrelease(d));
+		else if (ret == -ENOENT)
+			fprintf(stderr, "ktrace-extract: vmcore %s (%s): kallsyms of the dump: %s "
+				"(its vmcoreinfo lists kallsyms_names, not this): an encoding ktrace "
+				"does not know; no symbols; give --system-map (the System.map of %s), "
+				"-x VMLINUX or --profile\n",
+				vmcore, kx_dump__osrelease(d), x->ks_err, kx_dump__osrelease(d));
 		else
 			fprintf(stderr, "ktrace-extract: vmcore %s: kallsyms of the dump: %s: no "
 				"symbols; give --system-map, -x VMLINUX or --profile\n", vmcore,
