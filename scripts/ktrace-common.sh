@@ -87,10 +87,9 @@ ktrace_series_suite()
 	5.10) echo bullseye ;;
 	6.1 | 6.1-rt) echo bookworm ;;
 	6.12 | 6.12-rt) echo trixie ;;
-	# today's kernels: the mirror keeps only the newest of each suite, so a
-	# series names a suite and fetch-kernel checks the release still is it
-	7.2) echo sid ;;
-	7.3) echo trixie-backports ;;
+	# today's kernels: the newest of the suite, whatever it is (the mirror
+	# keeps no other); fetch-kernel resolves it each day
+	sid | trixie-backports) echo "$1" ;;
 	*) return 1 ;;
 	esac
 }

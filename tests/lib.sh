@@ -57,7 +57,7 @@ crash_ext_for() {
 	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	[ -n "${KTRACE_SANITIZE:-}" ] && return 1
 	case $1 in
-	7.*) return 1 ;; # crash 8.0.x cannot open them: sid's 9.0 is not fetched yet
+	sid | trixie-backports) return 1 ;; # 7.x: crash 8.0.x cannot open them; sid's 9.0 is not fetched yet
 	6.12* | *-rt)
 		[ -x "$KTRACE_CACHE/crash-8.0.6/bin/crash" ] && [ -f "$defs" ] || return 1
 		make -s -C "$root" O="$O-crash806" CRASH_DEFS="$defs" "$O-crash806/ktrace.so" \
