@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/kprintf.c against a table of the kernel's own outputs: every flag,
+ * width, precision and length modifier of lib/vsprintf.c. Each expected
+ * string is worked out by hand from the kernel's source (format_decode(),
+ * number(), string(), widen_string(), the %c case of vsnprintf()), with
+ * the rule that decides it beside it; none comes from glibc or from
+ * running our code. Where glibc prints otherwise, the comment says what
+ * glibc prints.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "fake-check.h"
+#include "kprintf.h"
+
+#define NOSTR ((const char *)1)	/* the row is a number or %c */
+
+struct row {
+	const char *fmt;
+	uint64_t v;
+	const char *s;
+	const char *want;
+	int long_size;		/* sizeof(long) of the kernel */
+};
+
+static const struct row rows[] = {
+	/* number(): "if (i > precision) precision = i": a digit always */
+	{ "%d", 0, NOSTR, "0", 8 },
+	{ "%.0d", 0, NOSTR, "0", 8 },		/* glibc: "" */
+	{ "%.0u", 0, NOSTR, "0", 8 },		/* glibc: "" */
+	{ "%.0x", 0, NOSTR, "0", 8 },		/* glibc: "" */
+	{ "%.0o", 0, NOSTR, "0", 8 },		/* glibc: "" */
+	/* format_decode(): '.' without digits or '*' leaves precision -1 */
+	{ "%.d", 0, NOSTR, "0", 8 },		/* glibc: "" */
+	{ "%5.0d", 0, NOSTR, "    0", 8 },	/* glibc: "     " */
+	/* SPECIAL, base 16: field_width -= 2, then "0x" whatever the value */
+	{ "%#x", 0, NOSTR, "0x0", 8 },		/* glibc: "0" */
+	{ "%#X", 0, NOSTR, "0X0", 8 },		/* ('X' | locase): glibc "0" */
+	{ "%#x", 255, NOSTR, "0xff", 8 },
+	{ "%#X", 0xab, NOSTR, "0XAB", 8 },
+	{ "%#.0x", 0, NOSTR, "0x0", 8 },		/* glibc: "" */
+	{ "%#.4x", 1, NOSTR, "0x0001", 8 },
+	/* the prefix goes before the ZEROPAD padding */
+	{ "%#06x", 0, NOSTR, "0x0000", 8 },	/* glibc: "000000" */
+	{ "%#06x", 0x1f, NOSTR, "0x001f", 8 },
+	{ "%#010x", 0x1f, NOSTR, "0x0000001f", 8 },
+	{ "%#8x", 0, NOSTR, "     0x0", 8 },	/* glibc: "       0" */
+	{ "%#-8x", 0, NOSTR, "0x0     ", 8 },	/* LEFT: trailing spaces */
+	/* SPECIAL, base 8: "0" only when the value is not 0 (is_zero) */
+	{ "%#o", 0, NOSTR, "0", 8 },
+	{ "%#o", 8, NOSTR, "010", 8 },
+	{ "%#o", 1, NOSTR, "01", 8 },
+	{ "%#5o", 0, NOSTR, "    0", 8 },	/* is_zero: the width is not cut */
+	{ "%#06o", 0, NOSTR, "000000", 8 },
+	{ "%#06o", 8, NOSTR, "000010", 8 },
+	/* the "0" prefix and then the precision's zeros: glibc "010" */
+	{ "%#.3o", 8, NOSTR, "0010", 8 },
+	/* SPECIAL with base 10 does nothing (need_pfx needs base != 10) */
+	{ "%#d", 5, NOSTR, "5", 8 },
+	{ "%#u", 0, NOSTR, "0", 8 },
+	/* ZEROPAD is kept with a precision: padding, then precision zeros */
+	{ "%08.3d", 5, NOSTR, "00000005", 8 },	/* glibc: "     005" */
+	{ "%08.3d", (uint32_t)-5, NOSTR, "-0000005", 8 },	/* glibc: "    -005" */
+	{ "%06.2x", 0xa, NOSTR, "00000a", 8 },	/* glibc: "    0a" */
+	/* LEFT clears ZEROPAD */
+	{ "%-05d", 42, NOSTR, "42   ", 8 },
+	{ "%-5d", 42, NOSTR, "42   ", 8 },
+	{ "%5d", (uint32_t)-42, NOSTR, "  -42", 8 },
+	{ "%05d", (uint32_t)-42, NOSTR, "-0042", 8 },
+	/* SIGN (d, i only): '-', else PLUS '+', else SPACE ' ' */
+	{ "%+d", 5, NOSTR, "+5", 8 },
+	{ "%+d", 0, NOSTR, "+0", 8 },
+	{ "% d", 5, NOSTR, " 5", 8 },
+	{ "%+ d", 5, NOSTR, "+5", 8 },
+	{ "% +i", 5, NOSTR, "+5", 8 },
+	{ "% 05d", 7, NOSTR, " 0007", 8 },
+	{ "%+.3d", 7, NOSTR, "+007", 8 },
+	{ "%+u", 5, NOSTR, "5", 8 },		/* no SIGN for u, x, o */
+	{ "% x", 5, NOSTR, "5", 8 },
+	{ "%+5x", 0xff, NOSTR, "   ff", 8 },
+	/* a width smaller than the number */
+	{ "%2d", 100, NOSTR, "100", 8 },
+	/* the casts of the qualifiers: none is int */
+	{ "%d", 0x80000000u, NOSTR, "-2147483648", 8 },
+	{ "%d", 0x1ffffffffull, NOSTR, "-1", 8 },
+	{ "%u", 0xffffffffu, NOSTR, "4294967295", 8 },
+	{ "%x", 0x1ffffffffull, NOSTR, "ffffffff", 8 },
+	{ "%i", 0xfffffffeu, NOSTR, "-2", 8 },
+	/* 'h' short, "hh" char (FORMAT_TYPE_(U)SHORT, (U)BYTE) */
+	{ "%hd", 0xffff, NOSTR, "-1", 8 },
+	{ "%hu", 0x10001, NOSTR, "1", 8 },
+	{ "%hx", 0x12345, NOSTR, "2345", 8 },
+	{ "%hhd", 0xff, NOSTR, "-1", 8 },
+	{ "%hhu", 0x1ff, NOSTR, "255", 8 },
+	{ "%hhx", 0x1234, NOSTR, "34", 8 },
+	{ "%#hhx", 0x100, NOSTR, "0x0", 8 },
+	/* 'l' long, "ll" and 'L' long long, 'z' size_t, 't' ptrdiff_t */
+	{ "%ld", ~0ull, NOSTR, "-1", 8 },
+	{ "%lu", ~0ull, NOSTR, "18446744073709551615", 8 },
+	{ "%lx", ~0ull, NOSTR, "ffffffffffffffff", 8 },
+	{ "%lld", 0x8000000000000000ull, NOSTR, "-9223372036854775808", 8 },
+	{ "%llu", 0x8000000000000000ull, NOSTR, "9223372036854775808", 8 },
+	{ "%llx", ~0ull, NOSTR, "ffffffffffffffff", 8 },
+	{ "%Lx", ~0ull, NOSTR, "ffffffffffffffff", 8 },
+	{ "%#llo", 8, NOSTR, "010", 8 },
+	{ "%zd", ~0ull, NOSTR, "-1", 8 },
+	{ "%zu", ~0ull, NOSTR, "18446744073709551615", 8 },
+	{ "%td", ~0ull, NOSTR, "-1", 8 },
+	{ "%tx", ~0ull, NOSTR, "ffffffffffffffff", 8 },
+	/* a 32-bit kernel: long, size_t and ptrdiff_t are 4 bytes */
+	{ "%lx", ~0ull, NOSTR, "ffffffff", 4 },
+	{ "%ld", 0xffffffffull, NOSTR, "-1", 4 },
+	{ "%zu", ~0ull, NOSTR, "4294967295", 4 },
+	{ "%llx", ~0ull, NOSTR, "ffffffffffffffff", 4 },
+	/* the precision is 16 bits: 65537 is 1, 40000 negative, hence 0 */
+	{ "%.65537d", 7, NOSTR, "7", 8 },
+	{ "%.65538d", 7, NOSTR, "07", 8 },
+	{ "%.40000d", 7, NOSTR, "7", 8 },
+	/* %c: (unsigned char), spaces only, '0' ignored */
+	{ "%c", 'A', NOSTR, "A", 8 },
+	{ "%c", 0x141, NOSTR, "A", 8 },
+	{ "%3c", 'A', NOSTR, "  A", 8 },
+	{ "%-3c", 'A', NOSTR, "A  ", 8 },
+	{ "%03c", 'A', NOSTR, "  A", 8 },	/* glibc pads with zeros */
+	{ "%lc", 'x', NOSTR, "x", 8 },		/* a qualifier before c is dropped */
+	/* %s: string_nocheck() stops at the precision, widen_string() pads */
+	{ "%s", 0, "abc", "abc", 8 },
+	{ "%5s", 0, "abc", "  abc", 8 },
+	{ "%-5s", 0, "abc", "abc  ", 8 },
+	{ "%05s", 0, "abc", "  abc", 8 },	/* glibc: "00abc" */
+	{ "%2s", 0, "abc", "abc", 8 },
+	{ "%.2s", 0, "abc", "ab", 8 },
+	{ "%.0s", 0, "abc", "", 8 },
+	{ "%.s", 0, "abc", "abc", 8 },		/* precision -1: glibc prints "" */
+	{ "%5.1s", 0, "abc", "    a", 8 },
+	/* check_pointer(): NULL is "(null)", bounded by error_string() */
+	{ "%s", 0, NULL, "(null)", 8 },
+	{ "%.3s", 0, NULL, "(nu", 8 },
+	{ "%8s", 0, NULL, "  (null)", 8 },
+	{ "%-8s", 0, NULL, "(null)  ", 8 },
+};
+
+/* format_decode(): what is not one of d i u o x X c s */
+static const char *const invalid[] = {
+	"%n", "%jd", "%Zd", "%qd", "%f", "%p", "%%", "%", "%lp", "%hn", "%LLd",
+};
+
+static void test_table(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct row *r = &rows[i];
+		struct kt_kspec sp;
+		char got[128];
+		int len = kt_kprintf__parse(r->fmt, &sp, r->long_size);
+		size_t n;
+
+		if (len != (int)strlen(r->fmt)) {
+			CHECK(0, "%s: parsed (%d of %zu)", r->fmt, len, strlen(r->fmt));
+			continue;
+		}
+		n = kt_kprintf(got, sizeof(got) - 1, &sp, r->v, r->s == NOSTR ? NULL : r->s);
+		got[n < sizeof(got) ? n : sizeof(got) - 1] = 0;
+		CHECK(!strcmp(got, r->want), "\"%s\"%s of %s is \"%s\"", r->fmt,
+		      r->long_size == 4 ? " (32-bit)" : "",
+		      r->s == NOSTR ? "a number" : r->s ? r->s : "NULL", r->want);
+		if (strcmp(got, r->want))
+			printf("#   got \"%s\"\n", got);
+	}
+	for (i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++) {
+		struct kt_kspec sp;
+
+		CHECK(!kt_kprintf__parse(invalid[i], &sp, 8), "\"%s\" is not a conversion here",
+		      invalid[i]);
+	}
+}
+
+/* '*' arguments: set_field_width(), set_precision() and format_decode() */
+static void test_star(void)
+{
+	struct kt_kspec sp;
+	char got[64];
+	size_t n;
+
+	CHECK(kt_kprintf__parse("%*d", &sp, 8) == 3 && sp.width_arg, "\"%%*d\": the width is an argument");
+	kt_kprintf__set_width(&sp, -5);
+	n = kt_kprintf(got, sizeof(got), &sp, 42, NULL);
+	got[n] = 0;
+	/* format_decode(): a negative width is LEFT and its opposite */
+	CHECK_STR(got, "42   ", "\"%*d\" of -5, 42 is \"42   \"");
+	CHECK(kt_kprintf__parse("%.*d", &sp, 8) == 4 && sp.precision_arg,
+	      "\"%%.*d\": the precision is an argument");
+	kt_kprintf__set_precision(&sp, -1);
+	n = kt_kprintf(got, sizeof(got), &sp, 0, NULL);
+	got[n] = 0;
+	CHECK_STR(got, "0", "\"%.*d\" of -1, 0 is \"0\"");
+	/* a negative precision is 0 (glibc: as if none, "abc") */
+	kt_kprintf__parse("%.*s", &sp, 8);
+	kt_kprintf__set_precision(&sp, -1);
+	n = kt_kprintf(got, sizeof(got), &sp, 0, "abc");
+	got[n] = 0;
+	CHECK_STR(got, "", "\"%.*s\" of -1, \"abc\" is \"\"");
+	kt_kprintf__parse("%.*s", &sp, 8);
+	kt_kprintf__set_precision(&sp, 2);
+	n = kt_kprintf(got, sizeof(got), &sp, 0, "abc");
+	got[n] = 0;
+	CHECK_STR(got, "ab", "\"%.*s\" of 2, \"abc\" is \"ab\"");
+	/* set_precision(): clamp(prec, 0, PRECISION_MAX) when it does not fit */
+	kt_kprintf__set_precision(&sp, 40000);
+	CHECK(sp.precision == 32767, "\".*\" of 40000 is PRECISION_MAX (%d)", sp.precision);
+	/* set_field_width(): clamp(width, -FIELD_WIDTH_MAX, FIELD_WIDTH_MAX) (up to 6.13) */
+	kt_kprintf__parse("%*d", &sp, 8);
+	kt_kprintf__set_width(&sp, -9000000);
+	CHECK(sp.width == (1 << 23) - 1 && (sp.flags & KT_KP_LEFT),
+	      "'*' of -9000000 is LEFT and FIELD_WIDTH_MAX (%d)", sp.width);
+}
+
+/* vsnprintf(): the length is the whole conversion's, the buffer is not overrun */
+static void test_truncated(void)
+{
+	struct kt_kspec sp, back;
+	char got[8] = "zzzzzzz";
+	size_t n;
+
+	kt_kprintf__parse("%#06x", &sp, 8);
+	n = kt_kprintf(got, 3, &sp, 0, NULL);
+	CHECK(n == 6 && !memcmp(got, "0x0zzzz", 7), "\"%%#06x\" into 3 bytes: \"0x0\", length 6 (%zu)",
+	      n);
+	kt_kprintf__parse("%-#12.5llx", &sp, 8);
+	kt_kprintf__unpack(kt_kprintf__pack(&sp), &back);
+	CHECK(back.conv == 'x' && back.flags == sp.flags && back.size == 8 && back.width == 12 &&
+	      back.precision == 5 && !back.width_arg && !back.precision_arg,
+	      "pack and unpack keep a conversion");
+	kt_kprintf__parse("%*.*hd", &sp, 8);
+	kt_kprintf__unpack(kt_kprintf__pack(&sp), &back);
+	CHECK(back.conv == 'd' && back.size == 2 && back.width == -1 && back.precision == -1 &&
+	      back.width_arg && back.precision_arg, "pack and unpack keep '*' and \".*\"");
+}
+
+int main(void)
+{
+	test_table();
+	test_star();
+	test_truncated();
+	return fk_failed;
+}
