@@ -14,12 +14,26 @@
  *    trace_event_format() turns %p into %px). libtraceevent prints
  *    "0x...". For rendering, each bare %p becomes %s over a print
  *    function that prints what the kernel would.
+ * 3. Numbers glibc prints otherwise than the kernel. libtraceevent hands
+ *    each conversion to the C library's printf, which prints "%#x" of 0
+ *    as "0" (the kernel: "0x0") and "%.0d" of 0 as nothing (the kernel:
+ *    "0"). It has no hook for its number conversions, but it does call
+ *    the print functions a handle registers, with the arguments it
+ *    evaluated as it would have for the conversion. So each integer
+ *    conversion with a '#' or a precision becomes %s over __kt_num(value,
+ *    conversion, width, precision) (render.c), which prints it with
+ *    kprintf.c: in place, before libtraceevent parses the format, rather
+ *    than a repair of its text afterwards (which cannot tell a "0" the
+ *    kernel printed from one it did not). The other integer conversions
+ *    (flags '-', '+', ' ', '0' and a width) print the same both ways
+ *    (tests/unit/test-kprintf.c) and stay with libtraceevent.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 #include "fmt.h"
+#include "kprintf.h"
 
 struct sb {
 	char *p;
@@ -383,7 +397,24 @@ static char *fold_constants(const char *args)
  * (symbol+offset/size), B (backtrace: the symbol of address - 1).
  * Returns the kind and sets *@len to the letters after '%' it spans.
  */
-enum { PK_NONE, PK_PTR, PK_SYM, PK_SYM_OFF, PK_SYM_BT };
+enum { PK_NONE, PK_PTR, PK_SYM, PK_SYM_OFF, PK_SYM_BT, PK_NUM, PK_STAR };
+
+/*
+ * An integer conversion libtraceevent (glibc) may print otherwise than
+ * the kernel: one with '#' (a prefix before zeros, "0x0") or a precision
+ * (a digit always; '0' still pads). At @q ('%'): its length, else 0.
+ * Sizes as tep_setup() tells libtraceevent: a long of 8 bytes.
+ */
+static int kernel_number(const char *q, struct kt_kspec *sp)
+{
+	int len = kt_kprintf__parse(q, sp, 8);
+
+	if (!len || sp->conv == 'c' || sp->conv == 's')
+		return 0;
+	if ((sp->flags & KT_KP_SPECIAL) || sp->precision >= 0 || sp->precision_arg)
+		return len;
+	return 0;
+}
 
 static int pointer_kind(const char *q, size_t *len)
 {
@@ -406,15 +437,64 @@ static int pointer_kind(const char *q, size_t *len)
 	return PK_PTR;
 }
 
+/*
+ * The argument that the conversion at @p takes (its '*' ones before it,
+ * from *@arg on): a kernel number's are noted in @wrap, @code, @star.
+ * Returns false when the arguments run out before it.
+ */
+static bool note_number(const char *p, int *arg, int nargs, int *wrap, uint64_t *code,
+			int (*star)[2])
+{
+	struct kt_kspec sp;
+	int v;
+
+	if (!kernel_number(p, &sp))
+		return true;
+	v = *arg + sp.width_arg + sp.precision_arg;
+	if (v >= nargs)
+		return false;
+	wrap[v] = PK_NUM;
+	code[v] = kt_kprintf__pack(&sp);
+	star[v][0] = sp.width_arg ? *arg : -1;
+	star[v][1] = sp.precision_arg ? *arg + sp.width_arg : -1;
+	if (sp.width_arg)
+		wrap[*arg] = PK_STAR;
+	if (sp.precision_arg)
+		wrap[*arg + sp.width_arg] = PK_STAR;
+	return true;
+}
+
+/* __kt_num(value, conversion, width, precision): what render.c's print_num() reads */
+static void put_number_call(struct sb *out, const char *const *astart, const size_t *alen,
+			    int i, uint64_t code, const int star[2])
+{
+	char num[32];
+	int k;
+
+	sb_str(out, "__kt_num(");
+	sb_add(out, astart[i], alen[i]);
+	snprintf(num, sizeof(num), ", %llu", (unsigned long long)code);
+	sb_str(out, num);
+	for (k = 0; k < 2; k++) {
+		sb_str(out, ", ");
+		if (star[k] >= 0)
+			sb_add(out, astart[star[k]], alen[star[k]]);
+		else
+			sb_str(out, "0");
+	}
+	sb_str(out, ")");
+}
+
 char *kt_fmt__for_tep(const char *print_fmt)
 {
 	const char *astart[MAX_ARGS];
 	size_t alen[MAX_ARGS], n;
-	int wrap[MAX_ARGS] = { 0 };
+	int wrap[MAX_ARGS] = { 0 }, star[MAX_ARGS][2];
+	uint64_t code[MAX_ARGS];
 	struct sb out = { 0 };
 	const char *end, *p;
 	int nargs, arg = 0, i, kind;
-	bool any = false;
+	bool any = false, nums = true;
 
 	if (*print_fmt != '"')
 		return strdup(print_fmt);
@@ -449,6 +529,8 @@ char *kt_fmt__for_tep(const char *print_fmt)
 			p++;
 			continue;
 		}
+		/* libtraceevent fails an event whose arguments run out: no rewrite */
+		nums = nums && note_number(p, &arg, nargs, wrap, code, star);
 		p++;
 		while (strchr("-+ #0", *p))
 			p++;
@@ -476,9 +558,19 @@ char *kt_fmt__for_tep(const char *print_fmt)
 		}
 		arg++;
 	}
+	for (i = 0; i < nargs; i++) {
+		if (wrap[i] == PK_NUM || wrap[i] == PK_STAR) {
+			if (!nums)
+				wrap[i] = PK_NONE;
+			any |= nums;
+		}
+	}
 	if (!any)
 		return strdup(print_fmt);
-	/* rewrite: each such %p.. -> %s, its argument -> __kt_ptr()/__kt_sym() */
+	/*
+	 * rewrite: each such %p.. -> %s, its argument -> __kt_ptr()/__kt_sym();
+	 * each kernel number -> %s, its argument(s) -> __kt_num()
+	 */
 	for (p = print_fmt; p < end; p++) {
 		sb_add(&out, p, 1);
 		if (*p == '\\' && p[1] && p + 1 < end) {
@@ -490,8 +582,15 @@ char *kt_fmt__for_tep(const char *print_fmt)
 			continue;
 		}
 		if (*p == '%') {
+			struct kt_kspec sp;
 			const char *q = p + 1;
+			int klen = nums ? kernel_number(p, &sp) : 0;
 
+			if (klen) {
+				sb_str(&out, "s");
+				p += klen - 1;
+				continue;
+			}
 			while (q < end && strchr("-+ #0123456789.*hlLqjzt", *q) && *q)
 				q++;
 			if (pointer_kind(q, &n) != PK_NONE) {
@@ -504,6 +603,8 @@ char *kt_fmt__for_tep(const char *print_fmt)
 	for (i = 0; i < nargs; i++) {
 		char mode[8];
 
+		if (wrap[i] == PK_STAR)
+			continue;	/* inside its number's __kt_num() */
 		sb_str(&out, ", ");
 		switch (wrap[i]) {
 		case PK_PTR:
@@ -518,6 +619,9 @@ char *kt_fmt__for_tep(const char *print_fmt)
 			sb_add(&out, astart[i], alen[i]);
 			snprintf(mode, sizeof(mode), ", %d)", wrap[i] - PK_SYM);
 			sb_str(&out, mode);
+			break;
+		case PK_NUM:
+			put_number_call(&out, astart, alen, i, code[i], star[i]);
 			break;
 		default:
 			sb_add(&out, astart[i], alen[i]);

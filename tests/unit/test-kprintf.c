@@ -238,10 +238,107 @@ static void test_truncated(void)
 	      back.width_arg && back.precision_arg, "pack and unpack keep '*' and \".*\"");
 }
 
+/*
+ * The rendering path: events of a fake kernel whose print formats take
+ * zero values under '#', a precision and '*', printed by the compiled
+ * formats (fastfmt.c) and by libtraceevent (KTRACE_NO_FASTFMT=1), in the
+ * text and in JSON's "text". Each line is the kernel's rendering, as
+ * worked out from number() for the rows of the table above.
+ */
+static const struct fk_field num_fields[] = {
+	{ "unsigned int", "z", 8, 4, 0 },
+	{ "int", "five", 12, 4, 1 },
+	{ "unsigned long", "zl", 16, 8, 0 },
+	{ "int", "w", 24, 4, 1 },
+	{ "int", "p", 28, 4, 1 },
+	{ "u16", "ss_mask", 32, 2, 0 },
+	{ "int", "root", 36, 4, 1 },
+};
+
+/* cgroup_setup_root's format (6.1), then every conversion glibc prints otherwise */
+static const struct {
+	const char *fmt, *want;
+} lines[] = {
+	{ "\"root=%d ss_mask=%#x\", REC->root, REC->ss_mask", "root=1 ss_mask=0x0" },
+	{ "\"a=%#x b=%#06x c=%.0d d=%#o e=%.0u f=%.0x g=%#X\", REC->z, REC->z, REC->z, "
+	  "REC->z, REC->z, REC->z, REC->z",
+	  "a=0x0 b=0x0000 c=0 d=0 e=0 f=0 g=0X0" },
+	{ "\"h=%08.3d i=%#lx j=%x k=%#.3o l=%#-6x|\", REC->five, REC->zl, REC->z, REC->five, "
+	  "REC->z",
+	  "h=00000005 i=0x0 j=0 k=0005 l=0x0   |" },
+	/* '*': a width of -4 is '-' and 4, the precision 2 */
+	{ "\"w=%*.*d| v=%.*x|\", REC->w, REC->p, REC->z, REC->p, REC->z", "w=00  | v=00|" },
+};
+
+static void put_num_record(struct fk_pb *pb, uint16_t id)
+{
+	uint8_t d[40] = { 0 };
+	int32_t five = 5, w = -4, p = 2, root = 1;
+
+	memcpy(d, &id, 2);
+	memcpy(d + 12, &five, 4);
+	memcpy(d + 24, &w, 4);
+	memcpy(d + 28, &p, 4);
+	memcpy(d + 36, &root, 4);
+	fk_raw(pb, 10, d, sizeof(d));
+}
+
+static void check_render(struct fk_kernel *k, const char *how)
+{
+	struct fk_session fs;
+	char *text, *json, name[16], want[128];
+	size_t i;
+
+	if (fk_open(k, &fs, false))
+		return;
+	text = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), false);
+	json = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), true);
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		snprintf(name, sizeof(name), "n%zu", i);
+		snprintf(want, sizeof(want), " %s: %s\n", name, lines[i].want);
+		CHECK(text && strstr(text, want), "%s: text \"%.*s\"", how, (int)strlen(want) - 2,
+		      want + 1);
+		snprintf(want, sizeof(want), "\"text\":\"%s: %s\"", name, lines[i].want);
+		CHECK(json && strstr(json, want), "%s: JSON %s", how, want);
+	}
+	if (getenv("V"))
+		printf("# %s# %s", text ? text : "(no text)\n", json ? json : "(no JSON)\n");
+	free(text);
+	free(json);
+	fk_close(&fs);
+}
+
+static void test_render(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 2);
+	struct fk_pb pb;
+	char name[16];
+	size_t i;
+
+	fk_ring_set(r, 0, 1);
+	fk_events_init(k);
+	pb = fk_page(r, 0, 1000);
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		snprintf(name, sizeof(name), "n%zu", i);
+		fk_event(k, 20 + (int)i, "test", name, num_fields,
+			 sizeof(num_fields) / sizeof(num_fields[0]), lines[i].fmt);
+		put_num_record(&pb, (uint16_t)(20 + i));
+	}
+	check_render(k, "compiled");
+	setenv("KTRACE_NO_FASTFMT", "1", 1);
+	check_render(k, "libtraceevent");
+	unsetenv("KTRACE_NO_FASTFMT");
+	fk_free(k);
+	free(r);
+}
+
 int main(void)
 {
 	test_table();
 	test_star();
 	test_truncated();
+	test_render();
 	return fk_failed;
 }
