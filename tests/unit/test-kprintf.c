@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "fake-check.h"
+#include "internal.h"
 #include "kprintf.h"
 
 #define NOSTR ((const char *)1)	/* the row is a number or %c */
@@ -258,16 +259,18 @@ static const struct fk_field num_fields[] = {
 /* cgroup_setup_root's format (6.1), then every conversion glibc prints otherwise */
 static const struct {
 	const char *fmt, *want;
+	bool star;	/* '*' arguments: libtraceevent's, even with fastfmt */
 } lines[] = {
-	{ "\"root=%d ss_mask=%#x\", REC->root, REC->ss_mask", "root=1 ss_mask=0x0" },
+	{ "\"root=%d ss_mask=%#x\", REC->root, REC->ss_mask", "root=1 ss_mask=0x0", false },
 	{ "\"a=%#x b=%#06x c=%.0d d=%#o e=%.0u f=%.0x g=%#X\", REC->z, REC->z, REC->z, "
 	  "REC->z, REC->z, REC->z, REC->z",
-	  "a=0x0 b=0x0000 c=0 d=0 e=0 f=0 g=0X0" },
+	  "a=0x0 b=0x0000 c=0 d=0 e=0 f=0 g=0X0", false },
 	{ "\"h=%08.3d i=%#lx j=%x k=%#.3o l=%#-6x|\", REC->five, REC->zl, REC->z, REC->five, "
 	  "REC->z",
-	  "h=00000005 i=0x0 j=0 k=0005 l=0x0   |" },
+	  "h=00000005 i=0x0 j=0 k=0005 l=0x0   |", false },
 	/* '*': a width of -4 is '-' and 4, the precision 2 */
-	{ "\"w=%*.*d| v=%.*x|\", REC->w, REC->p, REC->z, REC->p, REC->z", "w=00  | v=00|" },
+	{ "\"w=%*.*d| v=%.*x|\", REC->w, REC->p, REC->z, REC->p, REC->z", "w=00  | v=00|",
+	  true },
 };
 
 static void put_num_record(struct fk_pb *pb, uint16_t id)
@@ -283,7 +286,8 @@ static void put_num_record(struct fk_pb *pb, uint16_t id)
 	fk_raw(pb, 10, d, sizeof(d));
 }
 
-static void check_render(struct fk_kernel *k, const char *how)
+/* @fast: 1 the formats must have been compiled, -1 not */
+static void check_render(struct fk_kernel *k, const char *how, int fast)
 {
 	struct fk_session fs;
 	char *text, *json, name[16], want[128];
@@ -300,6 +304,14 @@ static void check_render(struct fk_kernel *k, const char *how)
 		      want + 1);
 		snprintf(want, sizeof(want), "\"text\":\"%s: %s\"", name, lines[i].want);
 		CHECK(json && strstr(json, want), "%s: JSON %s", how, want);
+		{
+			const struct kt_event *e = kt_session__find_event(fs.s, 20 + (int)i);
+
+			int want_fast = fast > 0 && !lines[i].star ? 1 : -1;
+
+			CHECK(e && e->fast_state == want_fast, "%s: %s %s", how, name,
+			      want_fast > 0 ? "compiled" : "left to libtraceevent");
+		}
 	}
 	if (getenv("V"))
 		printf("# %s# %s", text ? text : "(no text)\n", json ? json : "(no JSON)\n");
@@ -326,9 +338,9 @@ static void test_render(void)
 			 sizeof(num_fields) / sizeof(num_fields[0]), lines[i].fmt);
 		put_num_record(&pb, (uint16_t)(20 + i));
 	}
-	check_render(k, "compiled");
+	check_render(k, "compiled", 1);
 	setenv("KTRACE_NO_FASTFMT", "1", 1);
-	check_render(k, "libtraceevent");
+	check_render(k, "libtraceevent", -1);
 	unsetenv("KTRACE_NO_FASTFMT");
 	fk_free(k);
 	free(r);
