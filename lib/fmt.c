@@ -392,29 +392,24 @@ static char *fold_constants(const char *args)
 }
 
 /*
+ * An integer conversion glibc may print otherwise than the kernel, at @q
+ * ('%'): its length, else 0. Sizes as tep_setup() tells libtraceevent: a
+ * long of 8 bytes.
+ */
+static int kernel_number(const char *q, struct kt_kspec *sp)
+{
+	int len = kt_kprintf__parse(q, sp, 8);
+
+	return len && kt_kprintf__differs(sp) ? len : 0;
+}
+
+/*
  * The pointer conversions rewritten for libtraceevent, by what follows
  * "%p": bare (vsprintf's hashed or raw pointer), s/f (symbol), S/F
  * (symbol+offset/size), B (backtrace: the symbol of address - 1).
  * Returns the kind and sets *@len to the letters after '%' it spans.
  */
 enum { PK_NONE, PK_PTR, PK_SYM, PK_SYM_OFF, PK_SYM_BT, PK_NUM, PK_STAR };
-
-/*
- * An integer conversion libtraceevent (glibc) may print otherwise than
- * the kernel: one with '#' (a prefix before zeros, "0x0") or a precision
- * (a digit always; '0' still pads). At @q ('%'): its length, else 0.
- * Sizes as tep_setup() tells libtraceevent: a long of 8 bytes.
- */
-static int kernel_number(const char *q, struct kt_kspec *sp)
-{
-	int len = kt_kprintf__parse(q, sp, 8);
-
-	if (!len || sp->conv == 'c' || sp->conv == 's')
-		return 0;
-	if ((sp->flags & KT_KP_SPECIAL) || sp->precision >= 0 || sp->precision_arg)
-		return len;
-	return 0;
-}
 
 static int pointer_kind(const char *q, size_t *len)
 {

@@ -254,6 +254,13 @@ size_t kt_kprintf(char *buf, size_t n, const struct kt_kspec *sp, uint64_t v, co
 	return o.len;
 }
 
+bool kt_kprintf__differs(const struct kt_kspec *sp)
+{
+	if (!sp->conv || sp->conv == 'c' || sp->conv == 's')
+		return false;
+	return (sp->flags & KT_KP_SPECIAL) || sp->precision >= 0 || sp->precision_arg;
+}
+
 /*
  * bits 0-7 the conversion, 8-12 the flags, 13-16 the size, 17 and 18
  * width_arg and precision_arg, 19-42 the width + 1, 43-58 the precision + 1

@@ -59,6 +59,14 @@ void kt_kprintf__set_precision(struct kt_kspec *sp, int precision);
  */
 size_t kt_kprintf(char *buf, size_t n, const struct kt_kspec *sp, uint64_t v, const char *s);
 
+/*
+ * May the C library print @sp otherwise than the kernel? An integer
+ * conversion with '#' (a prefix before the zeros: "0x0") or a precision
+ * (a digit always; '0' still pads). The others print the same both ways
+ * (tests/unit/test-kprintf.c).
+ */
+bool kt_kprintf__differs(const struct kt_kspec *sp);
+
 /* pack @sp into one number and back (fmt.c writes it into __kt_num()) */
 uint64_t kt_kprintf__pack(const struct kt_kspec *sp);
 void kt_kprintf__unpack(uint64_t code, struct kt_kspec *sp);

@@ -658,6 +658,8 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		kt_output__ip_sym(s, kt_opts__load(s, b), q,
 				  kt_output__field(ev, "ip", &rec, &ok));
 		trace_seq_puts(q, ": ");
+		if (!kt_trace_printk__print(s, ev, &rec, q))
+			return 0;
 		{
 			struct trace_seq t;
 

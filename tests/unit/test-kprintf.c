@@ -346,11 +346,79 @@ static void test_render(void)
 	free(r);
 }
 
+/*
+ * trace_printk(): a bprint record's arguments as vbin_printf() packs them
+ * (ints aligned to 4, a char to 1, a string inline, a long as 8 bytes
+ * aligned to 4), printed as bstr_printf() does when glibc would print a
+ * conversion otherwise; a format without such a conversion stays with
+ * libtraceevent.
+ */
+static void test_bprint(void)
+{
+	static const struct fk_field f[] = {
+		{ "unsigned long", "ip", 8, 8, 0 },
+		{ "const char *", "fmt", 16, 8, 0 },
+		{ "u32", "buf", 24, 0, 0 },
+	};
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 2);
+	uint64_t fmts = fk_alloc(k, 16), f1, f2;
+	uint8_t d[24 + 40] = { 0 };
+	int32_t w = -3, seven = 7;
+	struct fk_session fs;
+	struct fk_pb pb;
+	char *text, *json;
+	uint16_t id = 6;
+
+	fk_ring_set(r, 0, 1);
+	fk_events_init(k);
+	fk_event(k, 6, "ftrace", "bprint", f, 3, "\"%ps: %s\", (void *)REC->ip, REC->fmt");
+	f1 = fk_str(k, "a=%#x b=%.0d c=%#06x s=%.2s c=%c l=%#lx h=%hhd w=%*d|\n");
+	f2 = fk_str(k, "plain=%d %s\n");
+	fk_w64(k, fmts, f1);
+	fk_w64(k, fmts + 8, f2);
+	fk_sym(k, "__start___trace_bprintk_fmt", fmts);
+	fk_sym(k, "__stop___trace_bprintk_fmt", fmts + 16);
+	pb = fk_page(r, 0, 1000);
+	memcpy(d, &id, 2);
+	memcpy(d + 16, &f1, 8);
+	/* 0, 4, 8: three ints of 0; 12: "xyz"; 16: 'Q'; 20: a long of 0; 28: 0xff */
+	memcpy(d + 24 + 12, "xyz", 4);
+	d[24 + 16] = 'Q';
+	d[24 + 28] = 0xff;
+	memcpy(d + 24 + 32, &w, 4);
+	memcpy(d + 24 + 36, &seven, 4);
+	fk_raw(&pb, 10, d, sizeof(d));
+	memset(d + 24, 0, 40);
+	memcpy(d + 16, &f2, 8);
+	memcpy(d + 24, &seven, 4);
+	memcpy(d + 28, "ok", 3);
+	fk_raw(&pb, 10, d, 32);
+	if (fk_open(k, &fs, false))
+		return;
+	text = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), false);
+	json = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), true);
+	CHECK(text && strstr(text, ": a=0x0 b=0 c=0x0000 s=xy c=Q l=0x0 h=-1 w=7  |\n"),
+	      "bprint: text \"a=0x0 b=0 c=0x0000 s=xy c=Q l=0x0 h=-1 w=7  |\"");
+	CHECK(json && strstr(json, ": a=0x0 b=0 c=0x0000 s=xy c=Q l=0x0 h=-1 w=7  |\"}"),
+	      "bprint: JSON's text alike");
+	CHECK(text && strstr(text, ": plain=7 ok\n"), "bprint: a plain format (libtraceevent's)");
+	if (getenv("V"))
+		printf("# %s# %s", text ? text : "(no text)\n", json ? json : "(no JSON)\n");
+	free(text);
+	free(json);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 int main(void)
 {
 	test_table();
 	test_star();
 	test_truncated();
 	test_render();
+	test_bprint();
 	return fk_failed;
 }
