@@ -6,7 +6,8 @@
  * is "0x0", "%.0d" of 0 is "0", "%08.3d" pads with zeros. Used wherever
  * ktrace prints with a format the kernel wrote: the compiled print
  * formats (fastfmt.c), the libtraceevent fallback (render.c's __kt_num(),
- * put in by fmt.c) and the ktrace recorder's decoder (krec/decode.c).
+ * put in by fmt-tep.c), trace_printk()'s bprint records (trace_printk.c)
+ * and the ktrace recorder's decoder (krec/decode.c).
  */
 #ifndef KTRACE_LIB_KPRINTF_H
 #define KTRACE_LIB_KPRINTF_H
@@ -67,7 +68,7 @@ size_t kt_kprintf(char *buf, size_t n, const struct kt_kspec *sp, uint64_t v, co
  */
 bool kt_kprintf__differs(const struct kt_kspec *sp);
 
-/* pack @sp into one number and back (fmt.c writes it into __kt_num()) */
+/* pack @sp into one number and back (fmt-tep.c writes it into __kt_num()) */
 uint64_t kt_kprintf__pack(const struct kt_kspec *sp);
 void kt_kprintf__unpack(uint64_t code, struct kt_kspec *sp);
 

@@ -10,7 +10,7 @@
  * A format with a conversion glibc prints otherwise than the kernel
  * ("%#x", "%.0d": kt_kprintf__differs()) is printed here instead, as
  * bstr_printf() prints it: its format cannot be rewritten for
- * libtraceevent as a tracepoint's is (fmt.c), since libtraceevent reads
+ * libtraceevent as a tracepoint's is (fmt-tep.c), since libtraceevent reads
  * the binary arguments by the conversions of the format itself.
  */
 #include <stdlib.h>

@@ -153,7 +153,7 @@ static void test_table(void)
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
 		struct kt_kspec sp;
-		char got[128];
+		char got[128], what[32];
 		int len = kt_kprintf__parse(r->fmt, &sp, r->long_size);
 		size_t n;
 
@@ -163,9 +163,12 @@ static void test_table(void)
 		}
 		n = kt_kprintf(got, sizeof(got) - 1, &sp, r->v, r->s == NOSTR ? NULL : r->s);
 		got[n < sizeof(got) ? n : sizeof(got) - 1] = 0;
+		if (r->s == NOSTR)
+			snprintf(what, sizeof(what), "0x%llx", (unsigned long long)r->v);
+		else
+			snprintf(what, sizeof(what), "%s", r->s ? r->s : "NULL");
 		CHECK(!strcmp(got, r->want), "\"%s\"%s of %s is \"%s\"", r->fmt,
-		      r->long_size == 4 ? " (32-bit)" : "",
-		      r->s == NOSTR ? "a number" : r->s ? r->s : "NULL", r->want);
+		      r->long_size == 4 ? " (32-bit)" : "", what, r->want);
 		if (strcmp(got, r->want))
 			printf("#   got \"%s\"\n", got);
 	}
