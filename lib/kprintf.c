@@ -26,17 +26,32 @@ struct out {
 	size_t n, len;
 };
 
-static void put(struct out *o, char c)
-{
-	if (o->len < o->n)
-		o->buf[o->len] = c;
-	o->len++;
-}
-
+/* @count bytes of @c, as far as they fit */
 static void pad(struct out *o, char c, int count)
 {
-	for (; count > 0; count--)
-		put(o, c);
+	size_t k;
+
+	if (count <= 0)
+		return;
+	k = o->len < o->n ? o->n - o->len : 0;
+	if (k > (size_t)count)
+		k = (size_t)count;
+	memset(o->buf + o->len, c, k);
+	o->len += (size_t)count;
+}
+
+/* @n bytes of @s, as far as they fit */
+static void put_str(struct out *o, const char *s, size_t n)
+{
+	size_t k = o->len < o->n ? o->n - o->len : 0;
+
+	memcpy(o->buf + o->len, s, k < n ? k : n);
+	o->len += n;
+}
+
+static void put(struct out *o, char c)
+{
+	pad(o, c, 1);
 }
 
 static bool is_digit(char c)
@@ -150,57 +165,58 @@ void kt_kprintf__set_precision(struct kt_kspec *sp, int precision)
 /* number(): the sign, the "0x"/"0" prefix, padding and precision */
 static void number(struct out *o, const struct kt_kspec *sp, uint64_t num)
 {
-	int base = sp->conv == 'o' ? 8 : sp->conv == 'x' || sp->conv == 'X' ? 16 : 10;
+	unsigned int base = sp->conv == 'o' ? 8 : sp->conv == 'x' || sp->conv == 'X' ? 16 : 10;
 	const char *digit = sp->conv == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
 	bool need_pfx = (sp->flags & KT_KP_SPECIAL) && base != 10, is_zero = !num;
 	uint8_t flags = sp->flags;
-	int fw = sp->width, prec = sp->precision, i = 0;
-	char tmp[24], sign = 0;
+	int fw = sp->width, prec = sp->precision, i;
+	char tmp[24], *t = tmp + sizeof(tmp), pfx[3], *x = pfx;
 
 	if (flags & KT_KP_LEFT)
 		flags &= ~KT_KP_ZEROPAD;
 	if (sp->conv == 'd' || sp->conv == 'i') {
 		if ((int64_t)num < 0) {
-			sign = '-';
+			*x++ = '-';
 			num = 0 - num;
-			fw--;
 		} else if (flags & KT_KP_PLUS) {
-			sign = '+';
-			fw--;
+			*x++ = '+';
 		} else if (flags & KT_KP_SPACE) {
-			sign = ' ';
-			fw--;
+			*x++ = ' ';
 		}
 	}
-	if (need_pfx)
-		fw -= base == 16 ? 2 : !is_zero;
-	do {
-		tmp[i++] = digit[num % (unsigned)base];
-		num /= (unsigned)base;
-	} while (num);
+	/* "0x" always, "0" before an octal number but 0 */
+	if (need_pfx && (base == 16 || !is_zero))
+		*x++ = '0';
+	if (need_pfx && base == 16)
+		*x++ = sp->conv;
+	/* the digits, from the last */
+	if (base == 10) {
+		do {
+			*--t = (char)('0' + num % 10);
+			num /= 10;
+		} while (num);
+	} else {
+		do {
+			*--t = digit[num & (base - 1)];
+			num >>= base == 16 ? 4 : 3;
+		} while (num);
+	}
+	i = (int)(tmp + sizeof(tmp) - t);
 	/* "printing 100 using %2d gives "100", not "00"" */
 	if (i > prec)
 		prec = i;
-	fw -= prec;
+	fw -= (int)(x - pfx) + prec;
 	if (!(flags & (KT_KP_ZEROPAD | KT_KP_LEFT))) {
 		pad(o, ' ', fw);
 		fw = 0;
 	}
-	if (sign)
-		put(o, sign);
-	if (need_pfx) {
-		if (base == 16 || !is_zero)
-			put(o, '0');
-		if (base == 16)
-			put(o, sp->conv);
-	}
+	put_str(o, pfx, (size_t)(x - pfx));
 	if (!(flags & KT_KP_LEFT)) {
 		pad(o, flags & KT_KP_ZEROPAD ? '0' : ' ', fw);
 		fw = 0;
 	}
 	pad(o, '0', prec - i);
-	while (--i >= 0)
-		put(o, tmp[i]);
+	put_str(o, t, (size_t)i);
 	pad(o, ' ', fw);
 }
 
@@ -243,8 +259,7 @@ size_t kt_kprintf(char *buf, size_t n, const struct kt_kspec *sp, uint64_t v, co
 		/* widen_string() */
 		if (!(sp->flags & KT_KP_LEFT))
 			pad(&o, ' ', fw - (int)len);
-		for (size_t i = 0; i < len; i++)
-			put(&o, s[i]);
+		put_str(&o, s, len);
 		if (sp->flags & KT_KP_LEFT)
 			pad(&o, ' ', fw - (int)len);
 		break;
