@@ -296,6 +296,18 @@ static void put_number_call(struct kt_sb *out, const char *const *astart, const 
 	kt_sb__str(out, ")");
 }
 
+/* a width or a precision at @p: '*' (one argument more) or digits */
+static const char *skip_count(const char *p, int *arg)
+{
+	if (*p == '*') {
+		(*arg)++;
+		return p + 1;
+	}
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p;
+}
+
 char *kt_fmt__for_tep(const char *print_fmt)
 {
 	const char *astart[MAX_ARGS];
@@ -345,21 +357,9 @@ char *kt_fmt__for_tep(const char *print_fmt)
 		p++;
 		while (strchr("-+ #0", *p))
 			p++;
-		if (*p == '*') {
-			arg++;
-			p++;
-		}
-		while (isdigit((unsigned char)*p))
-			p++;
-		if (*p == '.') {
-			p++;
-			if (*p == '*') {
-				arg++;
-				p++;
-			}
-			while (isdigit((unsigned char)*p))
-				p++;
-		}
+		p = skip_count(p, &arg);
+		if (*p == '.')
+			p = skip_count(p + 1, &arg);
 		while (strchr("hlLqjzt", *p) && *p)
 			p++;
 		kind = pointer_kind(p, &n);
