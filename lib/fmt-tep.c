@@ -275,7 +275,20 @@ static bool note_number(const char *p, int *arg, int nargs, int *wrap, uint64_t 
 	return true;
 }
 
-/* __kt_num(value, conversion, width, precision): what render.c's print_num() reads */
+/* argument @i in parentheses */
+static void put_arg(struct kt_sb *out, const char *const *astart, const size_t *alen, int i)
+{
+	kt_sb__str(out, "(");
+	kt_sb__add(out, astart[i], alen[i]);
+	kt_sb__str(out, ")");
+}
+
+/*
+ * __kt_num(value, conversion, width, precision): what render.c's
+ * print_num() reads. Each argument that is an expression goes in
+ * parentheses: libtraceevent 1.7.1 fails a function's argument that is an
+ * operation followed by a comma ("REC->pfn_val & 3, ..."; dax's formats).
+ */
 static void put_number_call(struct kt_sb *out, const char *const *astart, const size_t *alen,
 			    int i, uint64_t code, const int star[2])
 {
@@ -283,13 +296,13 @@ static void put_number_call(struct kt_sb *out, const char *const *astart, const 
 	int k;
 
 	kt_sb__str(out, "__kt_num(");
-	kt_sb__add(out, astart[i], alen[i]);
+	put_arg(out, astart, alen, i);
 	snprintf(num, sizeof(num), ", %llu", (unsigned long long)code);
 	kt_sb__str(out, num);
 	for (k = 0; k < 2; k++) {
 		kt_sb__str(out, ", ");
 		if (star[k] >= 0)
-			kt_sb__add(out, astart[star[k]], alen[star[k]]);
+			put_arg(out, astart, alen, star[k]);
 		else
 			kt_sb__str(out, "0");
 	}

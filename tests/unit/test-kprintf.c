@@ -262,7 +262,7 @@ static const struct fk_field num_fields[] = {
 /* cgroup_setup_root's format (6.1), then every conversion glibc prints otherwise */
 static const struct {
 	const char *fmt, *want;
-	bool star;	/* '*' arguments: libtraceevent's, even with fastfmt */
+	bool tep;	/* '*' arguments, operators: libtraceevent's, even with fastfmt */
 } lines[] = {
 	{ "\"root=%d ss_mask=%#x\", REC->root, REC->ss_mask", "root=1 ss_mask=0x0", false },
 	{ "\"a=%#x b=%#06x c=%.0d d=%#o e=%.0u f=%.0x g=%#X\", REC->z, REC->z, REC->z, "
@@ -271,6 +271,9 @@ static const struct {
 	{ "\"h=%08.3d i=%#lx j=%x k=%#.3o l=%#-6x|\", REC->five, REC->zl, REC->z, REC->five, "
 	  "REC->z",
 	  "h=00000005 i=0x0 j=0 k=0005 l=0x0   |", false },
+	/* operations as arguments (dax's "pfn %#llx", REC->pfn_val & ~(...)) */
+	{ "\"m=%#x n=%.0d o=%#lx\", REC->five & 4, REC->z & 1, REC->zl | (REC->five << 8)",
+	  "m=0x4 n=0 o=0x500", true },
 	/* '*': a width of -4 is '-' and 4, the precision 2 */
 	{ "\"w=%*.*d| v=%.*x|\", REC->w, REC->p, REC->z, REC->p, REC->z", "w=00  | v=00|",
 	  true },
@@ -310,7 +313,7 @@ static void check_render(struct fk_kernel *k, const char *how, int fast)
 		{
 			const struct kt_event *e = kt_session__find_event(fs.s, 20 + (int)i);
 
-			int want_fast = fast > 0 && !lines[i].star ? 1 : -1;
+			int want_fast = fast > 0 && !lines[i].tep ? 1 : -1;
 
 			CHECK(e && e->fast_state == want_fast, "%s: %s %s", how, name,
 			      want_fast > 0 ? "compiled" : "left to libtraceevent");
