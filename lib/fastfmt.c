@@ -11,12 +11,14 @@
  * print cache): it reads a field with tep_read_number(), applies the casts
  * of the format's arguments as eval_type() does, casts the value by the
  * conversion's length modifiers as print_arg_number() does and converts it
- * with printf's rules; __print_symbolic() of such a value prints its
+ * by the kernel's vsnprintf() rules (kprintf.c; where those are not
+ * printf's, kt_fmt__for_tep() gave libtraceevent a __kt_num() that prints
+ * the same); __print_symbolic() of such a value prints its
  * name as print_str_arg() does, and %p and %ps (ktrace's __kt_ptr() and
  * __kt_sym()) print what those print, and __get_str() what
  * print_str_arg() prints. Whatever is outside that (another helper such
- * as __print_flags(), a precision, '#', '*', a dynamic field but as a
- * string, an operator other than an array index, a handler or a failed
+ * as __print_flags(), a precision of %s, '*', %c, a dynamic field but as
+ * a string, an operator other than an array index, a handler or a failed
  * parse) leaves the event to libtraceevent. KTRACE_NO_FASTFMT=1 turns the
  * programs off (tests/t-jobs.sh compares both ways on every fixture).
  */
@@ -26,6 +28,7 @@
 #include "internal.h"
 #include "render.h"
 #include "put.h"
+#include "kprintf.h"
 
 enum ff_kind { FF_TEXT, FF_NUM, FF_STR, FF_SYM, FF_PTR, FF_KSYM, FF_DSTR };
 
@@ -37,10 +40,9 @@ struct ff_sym {
 
 struct ff_op {
 	enum ff_kind kind;
-	char conv;		/* d, i, u, x or X */
-	bool left, zero;	/* the '-' and '0' flags */
-	int width;
-	int bits;		/* 8, 16, 32 or 64: the conversion's type */
+	struct kt_kspec spec;	/* FF_NUM: the conversion */
+	bool left;		/* the '-' flag of %s */
+	int width;		/* and its width */
 	uint32_t off, size;	/* the bytes read (a number) or the char array */
 	uint64_t mask;		/* the casts of the argument */
 	uint32_t text, len;	/* FF_TEXT: in kt_fastfmt.text; FF_SYM: in .sym */
@@ -274,37 +276,78 @@ static bool dstring_arg(struct tep_event *ev, struct tep_print_arg *a, struct ff
 /* the bytes a symbol's text may take: KSYM_NAME_LEN, two offsets, a module */
 #define KSYM_TEXT 640
 
+/* the widest width or precision compiled, and what a number may then print */
+#define FF_WIDTH_MAX 64
+#define FF_NUM_MAX (FF_WIDTH_MAX + 26)
+
+/*
+ * An integer conversion @sp for @op (its argument read already): one
+ * without '*' arguments and within FF_WIDTH_MAX. Its longest text: the
+ * width, or the precision or 22 octal digits with a sign and "0x".
+ */
+static bool number_spec(const struct kt_kspec *sp, struct ff_op *op, size_t *max)
+{
+	int digits = sp->precision > 22 ? sp->precision : 22;
+
+	if (sp->width_arg || sp->precision_arg || sp->width > FF_WIDTH_MAX ||
+	    sp->precision > FF_WIDTH_MAX)
+		return false;
+	op->spec = *sp;
+	op->kind = FF_NUM;
+	*max += (size_t)(sp->width > digits + 3 ? sp->width : digits + 3);
+	return true;
+}
+
+/* an atom of digits */
+static bool digits_atom(const struct tep_print_arg *a, unsigned long long *v)
+{
+	char *end;
+
+	if (!a || a->type != TEP_PRINT_ATOM || !isdigit((unsigned char)a->atom.atom[0]))
+		return false;
+	*v = strtoull(a->atom.atom, &end, 0);
+	return !*end;
+}
+
 /*
  * ktrace's own print functions (render.c), which kt_fmt__for_tep() put
- * in place of %p and %ps: __kt_ptr(value) and __kt_sym(value, kind).
- * print_str_arg() lets a function print into the line itself, without
- * the conversion's width. They are told apart by their count of
- * arguments: libtraceevent keeps a handler's name to itself, and they are
- * the only functions ktrace registers (tep_setup()).
+ * in place of %p and %ps and of the integer conversions glibc prints
+ * otherwise than the kernel: __kt_ptr(value), __kt_sym(value, kind) and
+ * __kt_num(value, conversion, width, precision). print_str_arg() lets a
+ * function print into the line itself, without the conversion's width.
+ * They are told apart by their count of arguments: libtraceevent keeps a
+ * handler's name to itself, and they are the only functions ktrace
+ * registers (tep_setup()).
  */
 static bool func_arg(struct tep_event *ev, struct tep_print_arg *a, struct ff_op *op,
 		     size_t *max)
 {
-	struct tep_print_arg *x, *kind;
-	char *end;
+	struct tep_print_arg *x;
+	unsigned long long v, w, p;
+	struct kt_kspec sp;
 	int n = 0;
 
 	for (x = a->func.args; x; x = x->next)
 		n++;
 	x = a->func.args;
-	if (n < 1 || n > 2 || op->width || op->left || !number_arg(ev, x, op))
+	if (n < 1 || n == 3 || n > 4 || op->width || op->left || !number_arg(ev, x, op))
 		return false;
 	if (n == 1) {
 		op->kind = FF_PTR;
 		*max += 16;
 		return true;
 	}
-	kind = x->next;
-	if (kind->type != TEP_PRINT_ATOM || !isdigit((unsigned char)kind->atom.atom[0]))
+	if (n == 4) {
+		/* a '*' width or precision (not a constant) is left to libtraceevent */
+		if (!digits_atom(x->next, &v) || !digits_atom(x->next->next, &w) ||
+		    !digits_atom(x->next->next->next, &p))
+			return false;
+		kt_kprintf__unpack(v, &sp);
+		return number_spec(&sp, op, max);
+	}
+	if (!digits_atom(x->next, &v) || v > 2)
 		return false;
-	op->symkind = (int)strtoul(kind->atom.atom, &end, 0);
-	if (*end || op->symkind > 2)
-		return false;
+	op->symkind = (int)v;
 	op->kind = FF_KSYM;
 	*max += KSYM_TEXT;
 	return true;
@@ -351,63 +394,35 @@ static const char *conversion(struct builder *b, struct tep_event *ev, const cha
 			      struct tep_print_arg *a)
 {
 	struct ff_op *op = add_op(b);
-	int ls = 0;
+	struct kt_kspec sp;
+	int len;
 
 	if (!op)
 		return NULL;
-	for (p++; *p == '-' || *p == '0'; p++) {
-		if (*p == '-')
-			op->left = true;
-		else
-			op->zero = true;
-	}
-	for (; isdigit((unsigned char)*p); p++) {
-		op->width = op->width * 10 + (*p - '0');
-		if (op->width > 64)
-			return NULL;
-	}
-	/* the length modifiers as parse_arg_format() counts them */
-	for (;; p++) {
-		if (*p == 'h')
-			ls--;
-		else if (*p == 'l')
-			ls++;
-		else if (*p == 'L')
-			ls = 2;
-		else if (*p == 'z' || *p == 'Z')
-			ls = 1;
-		else
-			break;
-	}
-	if (ls < -2 || ls > 2)
+	/* the kernel's conversion (a long of 8 bytes, as tep_setup() says) */
+	len = kt_kprintf__parse(p, &sp, 8);
+	if (!len || sp.width > FF_WIDTH_MAX)
 		return NULL;
-	op->conv = *p;
-	switch (*p) {
-	case 'd':
-	case 'i':
-	case 'u':
-	case 'x':
-	case 'X':
-		if (!number_arg(ev, a, op))
-			return NULL;
-		op->kind = FF_NUM;
-		op->bits = ls == -2 ? 8 : ls == -1 ? 16 : ls == 0 ? 32 : 64;
-		b->f->max += (size_t)(op->width > 24 ? op->width : 24);
-		break;
+	op->width = sp.width < 0 ? 0 : sp.width;
+	op->left = sp.flags & KT_KP_LEFT;
+	switch (sp.conv) {
 	case 's':
-		if (ls || op->zero ||
+		/* a qualifier, a precision (even "%.s"), a flag but '-': libtraceevent's */
+		if (sp.size != 4 || sp.width_arg || memchr(p, '.', (size_t)len) ||
+		    (sp.flags & ~KT_KP_LEFT) ||
 		    !(a->type == TEP_PRINT_SYMBOL ? symbol_arg(b, ev, a, op) :
 		      a->type == TEP_PRINT_FUNC ? func_arg(ev, a, op, &b->f->max) :
 		      a->type == TEP_PRINT_STRING ? dstring_arg(ev, a, op, &b->f->max) :
 		      string_arg(ev, a, op, &b->f->max)))
 			return NULL;
 		break;
-	default:
+	case 'c':
 		return NULL;
+	default:
+		if (!number_arg(ev, a, op) || !number_spec(&sp, op, &b->f->max))
+			return NULL;
 	}
-	if (op->left)
-		op->zero = false;	/* printf: '-' overrides '0' */
-	return p + 1;
+	return p + len;
 }
 
 struct kt_fastfmt *kt_fastfmt__compile(struct tep_event *ev)
@@ -456,37 +471,6 @@ static uint64_t read_number(const uint8_t *d, uint32_t size)
 	}
 }
 
-/* a number with printf's rules: the conversion's type, flags and width */
-static char *put_number(char *p, const struct ff_op *op, uint64_t v)
-{
-	uint64_t m = op->bits == 64 ? ~0ull : (1ull << op->bits) - 1;
-	char digits[24], *e = digits + sizeof(digits), *t = e;
-	int len, pad;
-
-	v &= m;
-	if (op->conv == 'd' || op->conv == 'i') {
-		if (op->bits < 64 && (v >> (op->bits - 1)) & 1)
-			v |= ~m;	/* sign-extend */
-		return kt_put_dec(p, (int64_t)v, op->left ? -op->width : op->width, op->zero);
-	}
-	if (op->conv == 'u')
-		return kt_put_udec_flags(p, v, op->left ? -op->width : op->width, op->zero);
-	do {
-		*--t = (op->conv == 'X' ? "0123456789ABCDEF" : "0123456789abcdef")[v & 0xf];
-		v >>= 4;
-	} while (v);
-	len = (int)(e - t);
-	pad = op->width - len;
-	if (!op->left)
-		for (; pad > 0; pad--)
-			*p++ = op->zero ? '0' : ' ';
-	for (; t < e; t++)
-		*p++ = *t;
-	for (; pad > 0; pad--)
-		*p++ = ' ';
-	return p;
-}
-
 /* "%*s" or "%-*s" of @n bytes */
 static char *put_str(char *p, const struct ff_op *op, const char *str, size_t n)
 {
@@ -523,7 +507,8 @@ int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const voi
 		case FF_NUM:
 			if (op->off + op->size > size)
 				goto out_fail;
-			p = put_number(p, op, read_number(d + op->off, op->size) & op->mask);
+			p += kt_kprintf(p, FF_NUM_MAX, &op->spec,
+					read_number(d + op->off, op->size) & op->mask, NULL);
 			break;
 		case FF_STR:
 			if (op->off + op->size > size)

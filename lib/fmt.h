@@ -9,9 +9,25 @@
  * of kernel code address @code (the event's probe; 0: none); caller frees
  */
 char *kt_fmt__resolve_enums(struct kt_session *s, const char *print_fmt, uint64_t code);
-/* print_fmt with bare %p routed through __kt_ptr(); caller frees */
+/*
+ * print_fmt for libtraceevent (fmt-tep.c): bare %p and %ps routed through
+ * __kt_ptr() and __kt_sym(), the numbers glibc prints otherwise than the
+ * kernel through __kt_num(); caller frees
+ */
 char *kt_fmt__for_tep(const char *print_fmt);
 void kt_fmt__free(struct kt_session *s);
+
+/* a string grown by appending (fmt.c); oom once an allocation failed */
+struct kt_sb {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+void kt_sb__add(struct kt_sb *b, const char *s, size_t n);
+void kt_sb__str(struct kt_sb *b, const char *s);
+/* the end of the quoted text at @p (its opening quote) */
+const char *kt_fmt__skip_quoted(const char *p);
 uint64_t kt_siphash_1u64(uint64_t first, const uint64_t key[2]);
 
 #endif

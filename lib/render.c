@@ -18,6 +18,7 @@
 #include "render.h"
 #include "put.h"
 #include "fmt.h"
+#include "kprintf.h"
 
 static char *resolve_func(void *priv, unsigned long long *addrp, char **modp)
 {
@@ -135,6 +136,41 @@ static unsigned long long print_sym(struct trace_seq *q, unsigned long long *arg
 	return 0;
 }
 
+/*
+ * __kt_num(value, conversion, width, precision), which kt_fmt__for_tep()
+ * puts in place of an integer conversion glibc would print otherwise than
+ * the kernel: the conversion packed by kt_kprintf__pack(), the width and
+ * precision the values of its '*' arguments (0 when it has none)
+ */
+static unsigned long long print_num(struct trace_seq *q, unsigned long long *args)
+{
+	struct kt_kspec sp;
+	char text[128 + 1], *big;
+	size_t n;
+
+	kt_kprintf__unpack(args[1], &sp);
+	if (sp.width_arg)
+		kt_kprintf__set_width(&sp, (int)args[2]);
+	if (sp.precision_arg)
+		kt_kprintf__set_precision(&sp, (int)args[3]);
+	/* kt_seq_put() falls back to trace_seq_puts(): NUL-terminated */
+	n = kt_kprintf(text, sizeof(text) - 1, &sp, args[0], NULL);
+	if (n < sizeof(text)) {
+		text[n] = 0;
+		kt_seq_put(q, text, n);
+		return 0;
+	}
+	/* a width or precision of up to FIELD_WIDTH_MAX or PRECISION_MAX */
+	big = malloc(n + 1);
+	if (big) {
+		kt_kprintf(big, n, &sp, args[0], NULL);
+		big[n] = 0;
+		kt_seq_put(q, big, n);
+		free(big);
+	}
+	return 0;
+}
+
 static void probe_hash(struct kt_session *s, struct kt_buffer *b)
 {
 	uint64_t flags, addr;
@@ -183,13 +219,16 @@ static struct tep_handle *tep_setup(struct kt_session *s, bool lock)
 		kt_unlock(s);
 	tep_set_function_resolver(tep, resolve_func, s);
 	/*
-	 * The only two print functions: fastfmt.c tells them apart by their
+	 * The only print functions: fastfmt.c tells them apart by their
 	 * count of arguments (libtraceevent does not show a handler's name)
 	 */
 	tep_register_print_function(tep, print_ptr, TEP_FUNC_ARG_VOID, "__kt_ptr",
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_VOID);
 	tep_register_print_function(tep, print_sym, TEP_FUNC_ARG_VOID, "__kt_sym",
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_INT, TEP_FUNC_ARG_VOID);
+	tep_register_print_function(tep, print_num, TEP_FUNC_ARG_VOID, "__kt_num",
+				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_INT,
+				    TEP_FUNC_ARG_INT, TEP_FUNC_ARG_VOID);
 	return tep;
 }
 
@@ -619,6 +658,8 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		kt_output__ip_sym(s, kt_opts__load(s, b), q,
 				  kt_output__field(ev, "ip", &rec, &ok));
 		trace_seq_puts(q, ": ");
+		if (!kt_trace_printk__print(s, ev, &rec, q))
+			return 0;
 		{
 			struct trace_seq t;
 

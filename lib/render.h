@@ -69,6 +69,13 @@ uint64_t kt_output__field_at(struct tep_format_field *f, struct tep_record *r, b
 uint64_t kt_output__field(struct tep_event *ev, const char *name, struct tep_record *r,
 			  bool *ok);
 void kt_output__text(struct trace_seq *q, const char *p, size_t max);
+/*
+ * trace_printk.c: the text of bprint record @r as bstr_printf() prints it,
+ * when its format has a conversion glibc prints otherwise than the kernel;
+ * -EOPNOTSUPP (nothing printed) leaves the record to libtraceevent
+ */
+int kt_trace_printk__print(struct kt_session *s, struct tep_event *ev, struct tep_record *r,
+			   struct trace_seq *q);
 bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
 		       struct tep_record *r, struct trace_seq *q);
 struct kt_trace_opts;

@@ -2,13 +2,16 @@
 /*
  * Decoding a krec record by its event's format, as the module's
  * krec_render() does (kmod/ktrace-recorder/krec_fmt.c): the same
- * conversions, the same flags and widths, so the text is the same. A
- * record from a dump is hostile: every offset is checked against it.
+ * conversions, the same flags and widths, printed by the kernel's
+ * vsnprintf() rules (kprintf.c: the module's scnprintf() prints "%#06x"
+ * of 0 as "0x0000"), so the text is the same. A record from a dump is
+ * hostile: every offset is checked against it.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "../internal.h"
+#include "../kprintf.h"
 #include "krec.h"
 
 struct spec {
@@ -108,12 +111,22 @@ int kt_krec__parse(struct kt_krec_event *e, const struct kt_krec_hdr *h)
 	return 0;
 }
 
-static size_t put(char *out, size_t n, size_t w, int r)
+/*
+ * The conversion @spec of @v (or string @str) at @w, as the module's
+ * scnprintf() prints it: cut at the end of @out, NUL-terminated
+ */
+static size_t conv(char *out, size_t n, size_t w, const char *spec, uint64_t v, const char *str)
 {
-	if (r < 0)
+	struct kt_kspec ks;
+	size_t len, room = n - w - 1;
+
+	/* a long of 8 bytes: the module passes 8-byte values as "ll" anyway */
+	if (!kt_kprintf__parse(spec, &ks, 8))
 		return w;
-	w += (size_t)r;
-	return w < n ? w : n - 1;
+	len = kt_kprintf(out + w, room, &ks, v, str);
+	w += len < room ? len : room;
+	out[w] = 0;
+	return w;
 }
 
 /* the literal text of @from..@to, "%%" as '%' */
@@ -155,13 +168,10 @@ int kt_krec__render(const struct kt_krec_event *e, const struct kt_krec_hdr *h,
 
 			if (!sl || so < e->size || so + sl > len || rec[so + sl - 1])
 				goto bad;
-			w = put(out, n, w, snprintf(out + w, n - w, spec, (const char *)rec + so));
-		} else if (sp.size == 8) {
-			w = put(out, n, w, snprintf(out + w, n - w, spec,
-						    (unsigned long long)kt_le64(rec + off)));
+			w = conv(out, n, w, spec, 0, (const char *)rec + so);
 		} else {
-			w = put(out, n, w, snprintf(out + w, n - w, spec,
-						    (unsigned int)kt_le32(rec + off)));
+			w = conv(out, n, w, spec,
+				 sp.size == 8 ? kt_le64(rec + off) : kt_le32(rec + off), NULL);
 		}
 		off += sp.size;
 	}

@@ -300,6 +300,28 @@ int main(void)
 	kt_krec__text(ev, 4, &hdr, rec, n, out, 12, &loss);
 	CHECK_STR(out, "demo_xmit: ", "truncated to the output buffer");
 
+	/*
+	 * krec_demo's demo_irq, as the module's scnprintf() prints it:
+	 * number() puts "0x" before the zero padding ("%#06x" of 0 is
+	 * "0x0000", glibc's "000000") and prints a digit whatever the
+	 * precision ("%.0u" of 0 is "0", glibc's "")
+	 */
+	{
+		struct kt_krec_event irq = { .id = 1, .name = "demo_irq",
+					     .format = "irq=%d status=%#06x cpu=%u n=%.0u",
+					     .size = 24 };
+
+		CHECK(!kt_krec__parse(&irq, &hdr), "demo_irq: its format matches size 24");
+		put32(args, (uint32_t)-1);
+		put32(args + 4, 0);
+		put32(args + 8, 1);
+		put32(args + 12, 0);
+		n = record(rec, 1, args, 16, NULL, 0);
+		kt_krec__text(&irq, 1, &hdr, rec, n, out, sizeof(out), &loss);
+		CHECK_STR(out, "demo_irq: irq=-1 status=0x0000 cpu=1 n=0",
+			  "the kernel's rules: \"%#06x\" of 0 is 0x0000, \"%.0u\" of 0 is 0");
+	}
+
 	test_session();
 	return fk_failed;
 }
