@@ -498,8 +498,7 @@ static struct tep_format_field *field_outside(struct tep_event *ev, const struct
 	for (f = ev->format.fields; f; f = f->next) {
 		uint32_t loc, off, len;
 
-		if (f->offset < 0 || f->size < 0 ||
-		    (uint64_t)f->offset + (uint64_t)f->size > r->size)
+		if (!kt_field_inside(f, r->size))
 			return f;
 		if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
 			continue;

@@ -60,6 +60,18 @@ struct jbuf {
 void kt_json__event(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
 		    const struct kt_record *r, struct trace_seq *q, struct jbuf *j);
 
+/*
+ * Does field @f lie inside a record of @size bytes? libtraceevent keeps a
+ * field's offset and size as ints: added as such they overflow, and a
+ * negative offset passes a signed comparison (the event table is checked
+ * at load, events.c field_fits(); this is every reader's own bound).
+ */
+static inline bool kt_field_inside(const struct tep_format_field *f, uint64_t size)
+{
+	return f && f->offset >= 0 && f->size >= 0 &&
+	       (uint64_t)f->offset + (uint64_t)f->size <= size;
+}
+
 /* output.c: trace_output.c's printers */
 void kt_output__ip_sym(struct kt_session *s, const struct kt_trace_opts *o,
 		       struct trace_seq *q, uint64_t ip);
