@@ -260,8 +260,24 @@ void kt_render__printk_formats(struct kt_session *s, struct tep_handle *tep)
 		return;
 	*done = true;
 	kt_lock(s);
-	for (i = 0; kt_session__printk_fmt(s, i, &addr, &fmt); i++)
-		tep_register_print_string(tep, fmt, addr);
+	for (i = 0; kt_session__printk_fmt(s, i, &addr, &fmt); i++) {
+		char *quoted;
+
+		/*
+		 * tep_register_print_string() (1.7.1 to 1.8.4) was written for
+		 * the lines of printk_formats: it drops a leading '"', a
+		 * trailing '"', then looks for a literal "\n" two bytes before
+		 * the end, reading before its copy when the format is shorter
+		 * than three bytes ("%s" is common: heap out of bounds, found
+		 * by ASan) and eating quotes the format's own text begins or
+		 * ends with. Quoted, with a "\n" of ours, every format is
+		 * long enough and comes back from the strip exactly as it is.
+		 */
+		if (asprintf(&quoted, "\"%s\\n\"", fmt) < 0)
+			break;
+		tep_register_print_string(tep, quoted, addr);
+		free(quoted);
+	}
 	kt_unlock(s);
 }
 
