@@ -225,7 +225,22 @@ static int load_call(struct kt_session *s, uint64_t call, struct kt_event *e)
 		err = kt_read_string(s, sys, 256, &e->system);
 	if (err)
 		return err;
-	if (!fmt || kt_read_string(s, fmt, KT_MAX_PRINT_FMT, &e->print_fmt))
+	/*
+	 * no print_fmt: the kernel shows "" (dynamic events fill theirs in);
+	 * one that cannot be read, or longer than any the kernel makes, is
+	 * no format: its records are counted unknown, not printed empty
+	 */
+	err = fmt ? kt_read_string(s, fmt, KT_MAX_PRINT_FMT, &e->print_fmt) : 0;
+	if (err) {
+		if (err == -E2BIG)
+			kt_warn(s, "%s:%s (id %d): print fmt at 0x%llx longer than %d bytes",
+				e->system, e->name, e->id, (unsigned long long)fmt, KT_MAX_PRINT_FMT);
+		else
+			kt_warn(s, "%s:%s (id %d): print fmt at 0x%llx unreadable", e->system,
+				e->name, e->id, (unsigned long long)fmt);
+		e->format_failed = true;
+	}
+	if (!fmt || err)
 		e->print_fmt = strdup("\"\"");
 	if (!e->print_fmt)
 		return -ENOMEM;
