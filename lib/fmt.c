@@ -21,13 +21,7 @@
 #include "internal.h"
 #include "fmt.h"
 
-struct sb {
-	char *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static void sb_add(struct sb *b, const char *s, size_t n)
+void kt_sb__add(struct kt_sb *b, const char *s, size_t n)
 {
 	if (b->oom)
 		return;
@@ -47,10 +41,10 @@ static void sb_add(struct sb *b, const char *s, size_t n)
 	b->p[b->len] = 0;
 }
 
-static void sb_str(struct sb *b, const char *s) { sb_add(b, s, strlen(s)); }
+static void sb_str(struct kt_sb *b, const char *s) { kt_sb__add(b, s, strlen(s)); }
 
 /* end of the quoted format string starting at @p (at the opening quote) */
-static const char *skip_quoted(const char *p)
+const char *kt_fmt__skip_quoted(const char *p)
 {
 	char q = *p++;
 
@@ -136,15 +130,15 @@ static bool enum_candidate(const char *id, size_t n, const char *after)
 }
 
 /* Replace enumerator names in the argument part @args with their values. */
-static void resolve_args(struct kt_session *s, struct sb *out, const char *args, uint64_t code)
+static void resolve_args(struct kt_session *s, struct kt_sb *out, const char *args, uint64_t code)
 {
 	const char *p = args;
 
 	while (*p) {
 		if (*p == '"' || *p == '\'') {
-			const char *e = skip_quoted(p);
+			const char *e = kt_fmt__skip_quoted(p);
 
-			sb_add(out, p, e - p);
+			kt_sb__add(out, p, e - p);
 			p = e;
 		} else if (isalpha((unsigned char)*p) || *p == '_') {
 			const char *e = p;
@@ -168,17 +162,17 @@ static void resolve_args(struct kt_session *s, struct sb *out, const char *args,
 					continue;
 				}
 			}
-			sb_add(out, p, e - p);
+			kt_sb__add(out, p, e - p);
 			p = e;
 		} else if (isdigit((unsigned char)*p)) {
 			const char *e = p;
 
 			while (isalnum((unsigned char)*e))
 				e++;
-			sb_add(out, p, e - p);
+			kt_sb__add(out, p, e - p);
 			p = e;
 		} else {
-			sb_add(out, p, 1);
+			kt_sb__add(out, p, 1);
 			p++;
 		}
 	}
@@ -186,13 +180,13 @@ static void resolve_args(struct kt_session *s, struct sb *out, const char *args,
 
 char *kt_fmt__resolve_enums(struct kt_session *s, const char *print_fmt, uint64_t code)
 {
-	struct sb out = { 0 };
+	struct kt_sb out = { 0 };
 	const char *end;
 
 	if (*print_fmt != '"')
 		return strdup(print_fmt);
-	end = skip_quoted(print_fmt);
-	sb_add(&out, print_fmt, end - print_fmt);
+	end = kt_fmt__skip_quoted(print_fmt);
+	kt_sb__add(&out, print_fmt, end - print_fmt);
 	resolve_args(s, &out, end, code);
 	if (out.oom) {
 		free(out.p);
@@ -218,7 +212,7 @@ static int split_args(const char *p, const char **start, size_t *len, int max)
 	a = p;
 	for (;; p++) {
 		if (*p == '"' || *p == '\'') {
-			p = skip_quoted(p) - 1;
+			p = kt_fmt__skip_quoted(p) - 1;
 			continue;
 		}
 		if (*p == '(' || *p == '{' || *p == '[')
@@ -411,14 +405,14 @@ char *kt_fmt__for_tep(const char *print_fmt)
 	const char *astart[MAX_ARGS];
 	size_t alen[MAX_ARGS], n;
 	int wrap[MAX_ARGS] = { 0 };
-	struct sb out = { 0 };
+	struct kt_sb out = { 0 };
 	const char *end, *p;
 	int nargs, arg = 0, i, kind;
 	bool any = false;
 
 	if (*print_fmt != '"')
 		return strdup(print_fmt);
-	end = skip_quoted(print_fmt);
+	end = kt_fmt__skip_quoted(print_fmt);
 	{
 		char *folded = fold_constants(end), *whole;
 		size_t head = (size_t)(end - print_fmt);
@@ -480,13 +474,13 @@ char *kt_fmt__for_tep(const char *print_fmt)
 		return strdup(print_fmt);
 	/* rewrite: each such %p.. -> %s, its argument -> __kt_ptr()/__kt_sym() */
 	for (p = print_fmt; p < end; p++) {
-		sb_add(&out, p, 1);
+		kt_sb__add(&out, p, 1);
 		if (*p == '\\' && p[1] && p + 1 < end) {
-			sb_add(&out, ++p, 1);
+			kt_sb__add(&out, ++p, 1);
 			continue;
 		}
 		if (*p == '%' && p + 1 < end && p[1] == '%') {
-			sb_add(&out, ++p, 1);
+			kt_sb__add(&out, ++p, 1);
 			continue;
 		}
 		if (*p == '%') {
@@ -495,7 +489,7 @@ char *kt_fmt__for_tep(const char *print_fmt)
 			while (q < end && strchr("-+ #0123456789.*hlLqjzt", *q) && *q)
 				q++;
 			if (pointer_kind(q, &n) != PK_NONE) {
-				sb_add(&out, p + 1, q - p - 1);
+				kt_sb__add(&out, p + 1, q - p - 1);
 				sb_str(&out, "s");
 				p = q + n - 1;
 			}
@@ -508,19 +502,19 @@ char *kt_fmt__for_tep(const char *print_fmt)
 		switch (wrap[i]) {
 		case PK_PTR:
 			sb_str(&out, "__kt_ptr(");
-			sb_add(&out, astart[i], alen[i]);
+			kt_sb__add(&out, astart[i], alen[i]);
 			sb_str(&out, ")");
 			break;
 		case PK_SYM:
 		case PK_SYM_OFF:
 		case PK_SYM_BT:
 			sb_str(&out, "__kt_sym(");
-			sb_add(&out, astart[i], alen[i]);
+			kt_sb__add(&out, astart[i], alen[i]);
 			snprintf(mode, sizeof(mode), ", %d)", wrap[i] - PK_SYM);
 			sb_str(&out, mode);
 			break;
 		default:
-			sb_add(&out, astart[i], alen[i]);
+			kt_sb__add(&out, astart[i], alen[i]);
 		}
 	}
 	if (out.oom) {

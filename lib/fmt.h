@@ -4,6 +4,14 @@
 
 #include "internal.h"
 
+/* text built in memory: @p NUL-terminated, @oom once an allocation failed */
+struct kt_sb {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+void kt_sb__add(struct kt_sb *b, const char *s, size_t n);
+
 /*
  * print_fmt with enumerator names replaced by values, looked up in the unit
  * of kernel code address @code (the event's probe; 0: none); caller frees
@@ -12,6 +20,21 @@ char *kt_fmt__resolve_enums(struct kt_session *s, const char *print_fmt, uint64_
 /* print_fmt with bare %p routed through __kt_ptr(); caller frees */
 char *kt_fmt__for_tep(const char *print_fmt);
 void kt_fmt__free(struct kt_session *s);
+/* the end of the quoted text (or character) starting at @p, past its closing quote */
+const char *kt_fmt__skip_quoted(const char *p);
+
+/*
+ * fmtcheck.c: a print fmt (as kt_fmt__for_tep() made it) made safe for
+ * libtraceevent, or refused. Into *@out (malloc'd): divisors that are not
+ * a non-zero constant wrapped in __kt_nz(), widths and precisions capped
+ * at @seq_size (the dump's trace_seq: wider never fits), '*' arguments
+ * wrapped in __kt_width() or __kt_prec(). Refused with -EINVAL and the
+ * reason in @why: nesting deeper than KT_FMT_MAX_NEST, or widths that
+ * alone overflow the trace_seq. -ENOMEM.
+ */
+#define KT_FMT_MAX_NEST		256
+int kt_fmtcheck__apply(const char *print_fmt, uint32_t seq_size, char **out, char *why,
+		       size_t len);
 uint64_t kt_siphash_1u64(uint64_t first, const uint64_t key[2]);
 
 #endif

@@ -183,13 +183,15 @@ static struct tep_handle *tep_setup(struct kt_session *s, bool lock)
 		kt_unlock(s);
 	tep_set_function_resolver(tep, resolve_func, s);
 	/*
-	 * The only two print functions: fastfmt.c tells them apart by their
-	 * count of arguments (libtraceevent does not show a handler's name)
+	 * The two print functions a conversion's argument can be: fastfmt.c
+	 * tells them apart by their count of arguments (libtraceevent does
+	 * not show a handler's name); evalguard.c's are never one
 	 */
 	tep_register_print_function(tep, print_ptr, TEP_FUNC_ARG_VOID, "__kt_ptr",
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_VOID);
 	tep_register_print_function(tep, print_sym, TEP_FUNC_ARG_VOID, "__kt_sym",
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_INT, TEP_FUNC_ARG_VOID);
+	kt_guard__register(tep);
 	return tep;
 }
 
@@ -422,11 +424,19 @@ static void find_event_first(struct kt_session *s, struct tep_handle *tep, struc
 	}
 	pf = strstr(fmt, "\nprint fmt: ");
 	if (pf) {
-		char *line = strdup(pf + strlen("\nprint fmt: "));
+		char *line = strdup(pf + strlen("\nprint fmt: ")), *safe = NULL, why[128];
 
 		if (line) {
 			line[strcspn(line, "\n")] = 0;
-			body = kt_fmt__for_tep(line);
+			if (kt_fmtcheck__apply(line, kt_guard__seq_size(s), &safe, why,
+					       sizeof(why)) == -EINVAL) {
+				kt_warn(s, "%s:%s (id %d): print fmt refused: %s; its records are "
+					   "shown as unknown", e->system, e->name, e->id, why);
+				free(line);
+				return;
+			}
+			body = safe ? kt_fmt__for_tep(safe) : NULL;
+			free(safe);
 			free(line);
 		}
 	}
@@ -658,13 +668,26 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		 */
 		const struct kt_fastfmt *ff = e ? fast_of(s, e, ev) : NULL;
 		unsigned int o = q->len;
+		const char *why = NULL;
 		size_t n;
 
 		bool fast = ff && !kt_fastfmt__print(ff, q, r->data, r->size);
 
-		if (!fast)
-			tep_print_event(tep, q, &rec, "%s", TEP_PRINT_INFO);
+		if (!fast) {
+			why = kt_guard__helpers(ev, r);
+			if (!why) {
+				kt_guard__begin();
+				tep_print_event(tep, q, &rec, "%s", TEP_PRINT_INFO);
+				if (kt_guard__div_zero())
+					why = "a division by zero";
+			}
+		}
 		trace_seq_terminate(q);
+		/* the line and its newline must fit the kernel's trace_seq */
+		if (!why && q->len + 1 >= kt_guard__seq_size(s))
+			why = "longer than the kernel's trace_seq";
+		if (why)
+			return kt_guard__not_rendered(s, b, e, q, o, why);
 		if (q->len < o)
 			return 0;
 		/* a program prints no NUL: its strings end at theirs */

@@ -42,6 +42,16 @@ static inline void kt_seq_put(struct trace_seq *q, const char *str, size_t n)
 size_t kt_render__ptr_text(uint64_t v, char *out);
 size_t kt_render__sym_text(uint64_t addr, int kind, char *out, size_t cap);
 
+/* evalguard.c: libtraceevent's evaluation of a record, bounded */
+void kt_guard__register(struct tep_handle *tep);
+void kt_guard__begin(void);
+bool kt_guard__div_zero(void);
+const char *kt_guard__helpers(struct tep_event *ev, const struct kt_record *r);
+uint32_t kt_guard__seq_size(const struct kt_session *s);
+/* the text from @o on replaced by "[not rendered: @why]", counted, said once per event */
+int kt_guard__not_rendered(struct kt_session *s, struct kt_buffer *b, const struct kt_event *e,
+			   struct trace_seq *q, unsigned int o, const char *why);
+
 /* fastfmt.c: print formats printed without libtraceevent */
 struct kt_fastfmt;
 /* @ev's print format as a program; NULL when it is not one of those */
