@@ -182,6 +182,10 @@ static bool nonzero_constant(const char *p, const char *end)
 			}
 		}
 	}
+	/* sizeof(u64): the size of a complete type is never 0 (the dma events) */
+	if ((size_t)(end - p) > 7 && !strncmp(p, "sizeof", 6) &&
+	    (p[6] == '(' || p[6] == ' ') && bracket_end(p + 6 + strspn(p + 6, " ")) == end)
+		return true;
 	if (p == end || !isdigit((unsigned char)*p))
 		return false;
 	v = strtoull(p, &e, 0);
