@@ -383,11 +383,7 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 	}
 	if (!strcmp(ev->name, "func_repeats"))
 		return func_repeats(s, b, ev, r, ip, q);
-	if (!strcmp(ev->name, "bprint")) {
-		/* the dump's trace_printk() formats, before the first lookup */
-		kt_render__printk_formats(s, ev->tep);
-		return false;
-	}
+	/* bprint: by libtraceevent, with the formats its handle was made with */
 	return false;
 }
 

@@ -205,6 +205,7 @@ int kt_render__thread_begin(struct kt_session *s)
 	}
 	thread_s = s;
 	thread_printk = false;
+	kt_render__printk_formats(s, thread_tep);
 	return 0;
 }
 
@@ -241,15 +242,19 @@ struct tep_handle *kt_render__tep(struct kt_session *s)
 	if (!kt_symbol(s, "ptr_key", &addr) && !kt_read(s, addr, s->ptr_key, 16))
 		s->ptr_key_ok = true;
 	s->tep = tep;
+	kt_render__printk_formats(s, tep);
 	return tep;
 }
 
 /*
  * bprint records carry the address of their trace_printk() format.
  * libtraceevent sorts the registered formats on its first lookup and
- * never again, so a format registered after that is not found: every
- * format the dump knows goes in before the first bprint is printed, in
- * each handle alike (trace_printk.c reads them once per session).
+ * never again: a format registered after that is not found, and
+ * tep_free() then frees past the sorted array (1.7.1, 1.8.4: a crash
+ * found by fuzzing, the first lookup being a "%s" of a const char *
+ * field). So every format the dump knows goes in when a handle is made,
+ * before any lookup, in each handle alike (trace_printk.c reads them
+ * once per session).
  */
 void kt_render__printk_formats(struct kt_session *s, struct tep_handle *tep)
 {

@@ -121,6 +121,7 @@ static void test_printk_short(void)
 		{ "const char *", "fmt", 16, 8, 0 },
 		{ "u32[]", "buf", 24, 0, 0 },
 	};
+	static const struct fk_field ptr[] = { { "const char *", "s", 16, 8, 0 } };
 	static const char *const fmts[] = { "hi", "\"q\"", "", "x" };
 	struct fk_buffer gb;
 	struct fk_ring *r;
@@ -140,7 +141,15 @@ static void test_printk_short(void)
 	fk_sym(k, "__stop___trace_bprintk_fmt", sec + 8 * 4);
 	fk_event(k, 6, "ftrace", "bprint", bprint, 3,
 		 "\"%ps: %s\", (void *)REC->ip, REC->fmt");
+	/* a "%s" of a pointer looks the formats up before any bprint is printed */
+	fk_event(k, 7, "test", "ptr", ptr, 1, "\"%s\", REC->s");
 	pb = fk_page(r, 0, 1000);
+	{
+		uint8_t p[24] = { 7 };
+
+		memcpy(p + 16, &addr[0], 8);
+		fk_raw(&pb, 10, p, sizeof(p));
+	}
 	for (i = 0; i < 4; i++) {
 		uint8_t p[24] = { 6 };
 		uint64_t ip = 0x1234;
@@ -155,6 +164,8 @@ static void test_printk_short(void)
 	CHECK(text && strstr(text, ": hi\n"), "printk short: a two-byte format printed");
 	CHECK(text && strstr(text, ": \"q\"\n"), "printk short: a quoted format keeps its quotes");
 	CHECK(text && strstr(text, ": x\n"), "printk short: a one-byte format printed");
+	CHECK(text && strstr(text, "ptr: hi\n"),
+	      "printk short: a pointer's string looked up before the first bprint");
 	if (!text || !strstr(text, ": hi\n") || !strstr(text, ": \"q\"\n"))
 		printf("# %s# %s", text ? text : "", fk_log(&fs));
 	free(text);
