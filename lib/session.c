@@ -248,8 +248,8 @@ void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 		fprintf(out, "%srecords their event's format could not decode: %llu\n", prefix,
 			(unsigned long long)l->records_bad);
 	if (l->events_unrendered)
-		fprintf(out, "%sevents not printed as the kernel would (an option or tracer "
-			     "ktrace does not render): %llu\n", prefix,
+		fprintf(out, "%sevents not printed as the kernel would (an option, a tracer or a "
+			     "print format ktrace does not render): %llu\n", prefix,
 			(unsigned long long)l->events_unrendered);
 	/* only where the kernel log was read: trace output stays as it was */
 	if (l->log_records || l->log_corrupt || l->log_unreadable || l->log_dropped ||
