@@ -650,11 +650,27 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 				  kt_output__field(ev, "ip", &rec, &ok));
 		trace_seq_puts(q, ": ");
 		{
+			int failed = ev->flags & TEP_EVENT_FL_FAILED;
 			struct trace_seq t;
 
 			trace_seq_init(&t);
 			tep_print_event(tep, &t, &rec, "%s", TEP_PRINT_INFO);
 			trace_seq_terminate(&t);
+			/*
+			 * libtraceevent (1.7.1) marks bprint failed for good when
+			 * one record's format does not match its arguments
+			 * (parse_arg_format(): "no argument match"): every later
+			 * bprint of the handle printed "[FAILED TO PARSE]", and
+			 * which ones depended on -J (found by fuzzing). That
+			 * record is counted; the next one is printed on its own.
+			 */
+			if (!failed && (ev->flags & TEP_EVENT_FL_FAILED)) {
+				ev->flags &= ~TEP_EVENT_FL_FAILED;
+				trace_seq_destroy(&t);
+				return kt_guard__not_rendered(s, b, kt_session__find_event(s, r->type),
+							      q, q->len, "a trace_printk() format "
+							      "its arguments do not match");
+			}
 			/* libtraceevent prints "ip: text"; keep the text */
 			{
 				const char *p = strstr(t.buffer, ": ");

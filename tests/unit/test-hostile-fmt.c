@@ -122,23 +122,24 @@ static void test_printk_short(void)
 		{ "u32[]", "buf", 24, 0, 0 },
 	};
 	static const struct fk_field ptr[] = { { "const char *", "s", 16, 8, 0 } };
-	static const char *const fmts[] = { "hi", "\"q\"", "", "x" };
+	/* the last: a format its record's arguments do not match */
+	static const char *const fmts[] = { "hi", "\"q\"", "", "x", "%s %s %s" };
 	struct fk_buffer gb;
 	struct fk_ring *r;
 	struct fk_kernel *k = kernel(&gb, &r);
 	struct fk_session fs;
 	struct fk_pb pb;
 	struct kt_loss l;
-	uint64_t sec = fk_alloc(k, 8 * 4), addr[4];
+	uint64_t sec = fk_alloc(k, 8 * 5), addr[5];
 	char *text;
 	int i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		addr[i] = fk_str(k, fmts[i]);
 		fk_w64(k, sec + 8 * i, addr[i]);
 	}
 	fk_sym(k, "__start___trace_bprintk_fmt", sec);
-	fk_sym(k, "__stop___trace_bprintk_fmt", sec + 8 * 4);
+	fk_sym(k, "__stop___trace_bprintk_fmt", sec + 8 * 5);
 	fk_event(k, 6, "ftrace", "bprint", bprint, 3,
 		 "\"%ps: %s\", (void *)REC->ip, REC->fmt");
 	/* a "%s" of a pointer looks the formats up before any bprint is printed */
@@ -150,12 +151,12 @@ static void test_printk_short(void)
 		memcpy(p + 16, &addr[0], 8);
 		fk_raw(&pb, 10, p, sizeof(p));
 	}
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		uint8_t p[24] = { 6 };
 		uint64_t ip = 0x1234;
 
 		memcpy(p + 8, &ip, 8);
-		memcpy(p + 16, &addr[i], 8);
+		memcpy(p + 16, &addr[(i + 4) % 5], 8);	/* the mismatched one first */
 		fk_raw(&pb, 10, p, sizeof(p));
 	}
 	if (fk_open(k, &fs, false))
@@ -164,6 +165,9 @@ static void test_printk_short(void)
 	CHECK(text && strstr(text, ": hi\n"), "printk short: a two-byte format printed");
 	CHECK(text && strstr(text, ": \"q\"\n"), "printk short: a quoted format keeps its quotes");
 	CHECK(text && strstr(text, ": x\n"), "printk short: a one-byte format printed");
+	CHECK(count(text, "[not rendered: a trace_printk() format its arguments do not match]") == 1,
+	      "printk short: a format its arguments do not match: that record counted");
+	CHECK_U64(l.events_unrendered, 1, "printk short: counted");
 	CHECK(text && strstr(text, "ptr: hi\n"),
 	      "printk short: a pointer's string looked up before the first bprint");
 	if (!text || !strstr(text, ": hi\n") || !strstr(text, ": \"q\"\n"))
