@@ -32,6 +32,12 @@ const char *kt_fmt__skip_quoted(const char *p);
  * reason in @why: nesting deeper than KT_FMT_MAX_NEST, or widths that
  * alone overflow the trace_seq. -ENOMEM.
  */
+/*
+ * a trace_printk() format with its widths and precisions capped the same
+ * way (its '*' arguments come from the record's binary arguments, which
+ * libtraceevent reads itself: not bounded); caller frees, NULL: no memory
+ */
+char *kt_fmtcheck__printk(const char *fmt, uint32_t seq_size);
 #define KT_FMT_MAX_NEST		256
 int kt_fmtcheck__apply(const char *print_fmt, uint32_t seq_size, char **out, char *why,
 		       size_t len);

@@ -335,6 +335,19 @@ static void arguments(struct kt_sb *o, const char *p, const unsigned char *star)
 	}
 }
 
+char *kt_fmtcheck__printk(const char *fmt, uint32_t seq_size)
+{
+	unsigned char star[MAX_STAR_ARGS] = { 0 };
+	struct kt_sb o = { 0 };
+
+	format_text(&o, fmt, fmt + strlen(fmt), seq_size, star);
+	if (o.oom || !o.p) {
+		free(o.p);
+		return strdup(fmt);
+	}
+	return o.p;
+}
+
 int kt_fmtcheck__apply(const char *print_fmt, uint32_t seq_size, char **out, char *why,
 		       size_t len)
 {

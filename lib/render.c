@@ -268,7 +268,7 @@ void kt_render__printk_formats(struct kt_session *s, struct tep_handle *tep)
 	*done = true;
 	kt_lock(s);
 	for (i = 0; kt_session__printk_fmt(s, i, &addr, &fmt); i++) {
-		char *quoted;
+		char *quoted, *capped = kt_fmtcheck__printk(fmt, kt_guard__seq_size(s));
 
 		/*
 		 * tep_register_print_string() (1.7.1 to 1.8.4) was written for
@@ -280,10 +280,13 @@ void kt_render__printk_formats(struct kt_session *s, struct tep_handle *tep)
 		 * ends with. Quoted, with a "\n" of ours, every format is
 		 * long enough and comes back from the strip exactly as it is.
 		 */
-		if (asprintf(&quoted, "\"%s\\n\"", fmt) < 0)
+		if (!capped || asprintf(&quoted, "\"%s\\n\"", capped) < 0) {
+			free(capped);
 			break;
+		}
 		tep_register_print_string(tep, quoted, addr);
 		free(quoted);
+		free(capped);
 	}
 	kt_unlock(s);
 }
@@ -674,10 +677,15 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 			/* libtraceevent prints "ip: text"; keep the text */
 			{
 				const char *p = strstr(t.buffer, ": ");
+				unsigned int o = q->len;
 
 				kt_output__text(q, p ? p + 2 : t.buffer, t.len);
+				trace_seq_destroy(&t);
+				if (q->len + 1 >= kt_guard__seq_size(s))
+					return kt_guard__not_rendered(
+						s, b, kt_session__find_event(s, r->type), q, o,
+						"longer than the kernel's trace_seq");
 			}
-			trace_seq_destroy(&t);
 		}
 		return 0;
 	}

@@ -123,23 +123,23 @@ static void test_printk_short(void)
 	};
 	static const struct fk_field ptr[] = { { "const char *", "s", 16, 8, 0 } };
 	/* the last: a format its record's arguments do not match */
-	static const char *const fmts[] = { "hi", "\"q\"", "", "x", "%s %s %s" };
+	static const char *const fmts[] = { "hi", "\"q\"", "", "x", "%s %s %s", "[%99999999d]" };
 	struct fk_buffer gb;
 	struct fk_ring *r;
 	struct fk_kernel *k = kernel(&gb, &r);
 	struct fk_session fs;
 	struct fk_pb pb;
 	struct kt_loss l;
-	uint64_t sec = fk_alloc(k, 8 * 5), addr[5];
+	uint64_t sec = fk_alloc(k, 8 * 6), addr[6];
 	char *text;
 	int i;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		addr[i] = fk_str(k, fmts[i]);
 		fk_w64(k, sec + 8 * i, addr[i]);
 	}
 	fk_sym(k, "__start___trace_bprintk_fmt", sec);
-	fk_sym(k, "__stop___trace_bprintk_fmt", sec + 8 * 5);
+	fk_sym(k, "__stop___trace_bprintk_fmt", sec + 8 * 6);
 	fk_event(k, 6, "ftrace", "bprint", bprint, 3,
 		 "\"%ps: %s\", (void *)REC->ip, REC->fmt");
 	/* a "%s" of a pointer looks the formats up before any bprint is printed */
@@ -159,6 +159,15 @@ static void test_printk_short(void)
 		memcpy(p + 16, &addr[(i + 4) % 5], 8);	/* the mismatched one first */
 		fk_raw(&pb, 10, p, sizeof(p));
 	}
+	{
+		/* a width no trace_seq holds, of an int argument */
+		uint8_t p[28] = { 6 };
+		uint32_t five = 5;
+
+		memcpy(p + 16, &addr[5], 8);
+		memcpy(p + 24, &five, 4);
+		fk_raw(&pb, 10, p, sizeof(p));
+	}
 	if (fk_open(k, &fs, false))
 		return;
 	text = text_of(&fs, &l);
@@ -167,7 +176,9 @@ static void test_printk_short(void)
 	CHECK(text && strstr(text, ": x\n"), "printk short: a one-byte format printed");
 	CHECK(count(text, "[not rendered: a trace_printk() format its arguments do not match]") == 1,
 	      "printk short: a format its arguments do not match: that record counted");
-	CHECK_U64(l.events_unrendered, 1, "printk short: counted");
+	CHECK(count(text, "[not rendered: longer than the kernel's trace_seq]") == 1 &&
+	      strlen(text) < 20000, "printk short: a huge width, capped and counted");
+	CHECK_U64(l.events_unrendered, 2, "printk short: counted");
 	CHECK(text && strstr(text, "ptr: hi\n"),
 	      "printk short: a pointer's string looked up before the first bprint");
 	if (!text || !strstr(text, ": hi\n") || !strstr(text, ": \"q\"\n"))
