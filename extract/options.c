@@ -93,8 +93,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "Exit status: 0 trace written; 10 trace written but data was lost (unreadable,\n"
 	      "filtered or corrupt pages, broken page lists, unknown events, damaged BTF or\n"
-	      "kallsyms in the dump, records not printed as the kernel would: an option or\n"
-	      "tracer said on stderr); 1 failure;\n"
+	      "kallsyms in the dump, records not printed as the kernel would: an option,\n"
+	      "a tracer or a damaged print format said on stderr); 1 failure;\n"
 	      "2 usage; 3 the dump cannot be read; 4 no usable debuginfo (or a corrupted\n"
 	      "profile); 5 vmlinux or profile does not match the dump; 6 the dump holds no usable trace buffer\n"
 	      "(--dmesg, --timeline: no readable kernel log).\n", f);

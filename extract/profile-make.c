@@ -128,6 +128,8 @@ static const struct question questions[] = {
 	{ 'm', "struct trace_array_cpu", "uid" }, { 'm', "struct trace_array_cpu", "nice" },
 	{ 'm', "struct trace_array_cpu", "policy" },
 	{ 'm', "struct trace_array_cpu", "rt_priority" },
+	/* the bound of a line of the trace file (lib/evalguard.c) */
+	{ 'm', "struct trace_seq", "buffer" },
 	/* lib/modsyms.c: symbols of loaded modules */
 	{ 'm', "struct module", "list" }, { 'm', "struct module", "kallsyms" },
 	{ 'm', "struct module", "name" },

@@ -80,7 +80,21 @@ static bool printable(const char *p)
  * prev pointers (fields are added with list_add, so that is definition
  * order). Bounded; a loop or broken pointer ends the list with a warning.
  */
-static int print_fields(struct kt_session *s, uint64_t head, struct strbuf *sb, int *nr)
+/*
+ * ftrace_event_field.offset and .size are ints the kernel took from the
+ * event's struct (offsetof(), sizeof()): never negative, and a record is
+ * at most a sub-buffer's data (BUF_MAX_DATA_SIZE; sub-buffers are at most
+ * KT_MAX_SUBBUF since 6.8), so a field reaching past that lies outside
+ * every record. libtraceevent keeps them as ints and every reader of a
+ * field adds them: checked here, once, before any of them sees one.
+ */
+static bool field_fits(uint64_t off, uint64_t size)
+{
+	return off <= KT_MAX_SUBBUF && size <= KT_MAX_SUBBUF - off;
+}
+
+static int print_fields(struct kt_session *s, uint64_t head, struct strbuf *sb, int *nr,
+			char *why, size_t why_len)
 {
 	const struct kt_layout *l = &s->l;
 	struct kt_seen seen = { 0 };
@@ -120,6 +134,15 @@ static int print_fields(struct kt_session *s, uint64_t head, struct strbuf *sb, 
 			free(sname);
 			free(stype);
 			err = -EBADMSG;
+			break;
+		}
+		if (!field_fits(off, size)) {
+			snprintf(why, why_len, "field %s has offset %lld and size %lld, outside "
+				 "any record (at most %u bytes)", sname, (long long)(int32_t)off,
+				 (long long)(int32_t)size, KT_MAX_SUBBUF);
+			free(sname);
+			free(stype);
+			err = -ERANGE;
 			break;
 		}
 		arr = strchr(stype, '[');
@@ -202,7 +225,22 @@ static int load_call(struct kt_session *s, uint64_t call, struct kt_event *e)
 		err = kt_read_string(s, sys, 256, &e->system);
 	if (err)
 		return err;
-	if (!fmt || kt_read_string(s, fmt, KT_MAX_PRINT_FMT, &e->print_fmt))
+	/*
+	 * no print_fmt: the kernel shows "" (dynamic events fill theirs in);
+	 * one that cannot be read, or longer than any the kernel makes, is
+	 * no format: its records are counted unknown, not printed empty
+	 */
+	err = fmt ? kt_read_string(s, fmt, KT_MAX_PRINT_FMT, &e->print_fmt) : 0;
+	if (err) {
+		if (err == -E2BIG)
+			kt_warn(s, "%s:%s (id %d): print fmt at 0x%llx longer than %d bytes",
+				e->system, e->name, e->id, (unsigned long long)fmt, KT_MAX_PRINT_FMT);
+		else
+			kt_warn(s, "%s:%s (id %d): print fmt at 0x%llx unreadable", e->system,
+				e->name, e->id, (unsigned long long)fmt);
+		e->format_failed = true;
+	}
+	if (!fmt || err)
 		e->print_fmt = strdup("\"\"");
 	if (!e->print_fmt)
 		return -ENOMEM;
@@ -237,14 +275,15 @@ static int build_format(struct kt_session *s, struct kt_event *e)
 {
 	struct strbuf sb = { 0 };
 	uint64_t head = 0;
+	char why[160] = "";
 	int nr;
 
 	if (!s->common_fields && s->common_head) {
 		struct strbuf c = { 0 };
 
-		if (print_fields(s, s->common_head, &c, &nr) || c.oom) {
-			kt_warn(s, "cannot read ftrace_common_fields at 0x%llx",
-				(unsigned long long)s->common_head);
+		if (print_fields(s, s->common_head, &c, &nr, why, sizeof(why)) || c.oom) {
+			kt_warn(s, "cannot read ftrace_common_fields at 0x%llx%s%s",
+				(unsigned long long)s->common_head, *why ? ": " : "", why);
 			free(c.buf);
 			s->common_head = 0;
 		} else {
@@ -257,8 +296,10 @@ static int build_format(struct kt_session *s, struct kt_event *e)
 		  s->common_fields ? s->common_fields : "");
 	if (e->fields_text) {
 		sb_printf(&sb, "%s", e->fields_text);
-	} else if (print_fields(s, head, &sb, &nr)) {
+	} else if (*why = 0, print_fields(s, head, &sb, &nr, why, sizeof(why))) {
 		free(sb.buf);
+		if (*why)
+			return kt_err(ERANGE, "%s:%s: %s", e->system, e->name, why);
 		return kt_err(EBADMSG, "%s:%s: cannot read its field list at 0x%llx", e->system,
 			      e->name, (unsigned long long)head);
 	}

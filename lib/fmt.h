@@ -28,6 +28,25 @@ void kt_sb__add(struct kt_sb *b, const char *s, size_t n);
 void kt_sb__str(struct kt_sb *b, const char *s);
 /* the end of the quoted text at @p (its opening quote) */
 const char *kt_fmt__skip_quoted(const char *p);
+
+/*
+ * fmtcheck.c: a print fmt (as kt_fmt__for_tep() made it) made safe for
+ * libtraceevent, or refused. Into *@out (malloc'd): divisors that are not
+ * a non-zero constant wrapped in __kt_nz(), widths and precisions capped
+ * at @seq_size (the dump's trace_seq: wider never fits), '*' arguments
+ * wrapped in __kt_width() or __kt_prec(). Refused with -EINVAL and the
+ * reason in @why: nesting deeper than KT_FMT_MAX_NEST, or widths that
+ * alone overflow the trace_seq. -ENOMEM.
+ */
+/*
+ * a trace_printk() format with its widths and precisions capped the same
+ * way (its '*' arguments come from the record's binary arguments, which
+ * libtraceevent reads itself: not bounded); caller frees, NULL: no memory
+ */
+char *kt_fmtcheck__printk(const char *fmt, uint32_t seq_size);
+#define KT_FMT_MAX_NEST		256
+int kt_fmtcheck__apply(const char *print_fmt, uint32_t seq_size, char **out, char *why,
+		       size_t len);
 uint64_t kt_siphash_1u64(uint64_t first, const uint64_t key[2]);
 
 #endif

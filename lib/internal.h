@@ -113,6 +113,7 @@ struct kt_layout {
 	struct kt_member pi_seq, pi_ts_nsec, pi_text_len, pi_facility, pi_flags, pi_level,
 		pi_caller_id, pi_subsystem, pi_device;
 	uint32_t prb_desc_size, printk_info_size;	/* 0: type unknown */
+	struct kt_member seq_buffer;		/* trace_seq.buffer: a page, 8 KiB since 6.7 */
 
 	uint32_t page_size;
 };
@@ -147,6 +148,7 @@ struct kt_event {
 	int nr_dyn_args;
 	char *dyn_bad;		/* why its records cannot be printed (NULL: they can) */
 	bool dyn_warned;
+	bool guard_warned;	/* a record of it was not rendered (evalguard.c): said once */
 	/*
 	 * its print format compiled (fastfmt.c) on first use: 0 not yet,
 	 * 1 @fast is it, -1 none (printed by libtraceevent)

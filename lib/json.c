@@ -153,7 +153,7 @@ static void json_field(struct jbuf *out, struct tep_format_field *f, const struc
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 		uint32_t loc, off, len;
 
-		if (f->offset + 4 > (int)r->size) {
+		if (f->offset < 0 || (uint64_t)f->offset + 4 > r->size) {
 			jb_puts(out, "null");
 			return;
 		}
@@ -175,7 +175,7 @@ static void json_field(struct jbuf *out, struct tep_format_field *f, const struc
 		}
 		return;
 	}
-	if (f->offset < 0 || f->size < 0 || (uint32_t)(f->offset + f->size) > r->size) {
+	if (!kt_field_inside(f, r->size)) {
 		jb_puts(out, "null");
 		return;
 	}

@@ -181,6 +181,8 @@ static const struct probe probes[] = {
 	P(tac_rt_priority, "struct trace_array_cpu", "rt_priority", false),
 	/* PREEMPT_RT's lazy preemption before 6.6-rt: a counter of its own */
 	P(te_preempt_lazy_count, "struct trace_entry", "preempt_lazy_count", false),
+	/* the bound of a line of the trace file (evalguard.c) */
+	P(seq_buffer, "struct trace_seq", "buffer", false),
 };
 
 int kt_member__probe(struct kt_session *s, const char *type, const char *member,

@@ -62,7 +62,8 @@ uint64_t kt_output__field_at(struct tep_format_field *f, struct tep_record *r, b
 {
 	unsigned long long v = 0;
 
-	if (!f || f->offset + f->size > r->size || tep_read_number_field(f, r->data, &v)) {
+	if (!kt_field_inside(f, r->size < 0 ? 0 : (uint64_t)r->size) ||
+	    tep_read_number_field(f, r->data, &v)) {
 		*ok = false;
 		return 0;
 	}
@@ -356,7 +357,7 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 	if (!strcmp(ev->name, "print")) {
 		/* trace_print_print(): "%ps: %s" */
 		f = tep_find_field(ev, "buf");
-		if (!f || f->offset > r->size)
+		if (!f || f->offset < 0 || f->offset > r->size)
 			return false;
 		kt_output__ip_sym(s, o, q, ip);
 		trace_seq_puts(q, ": ");
@@ -382,11 +383,7 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 	}
 	if (!strcmp(ev->name, "func_repeats"))
 		return func_repeats(s, b, ev, r, ip, q);
-	if (!strcmp(ev->name, "bprint")) {
-		/* the dump's trace_printk() formats, before the first lookup */
-		kt_render__printk_formats(s, ev->tep);
-		return false;
-	}
+	/* bprint: by libtraceevent, with the formats its handle was made with */
 	return false;
 }
 
@@ -628,7 +625,7 @@ int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct k
 		/* trace_print_raw(): "# %lx %s" */
 		struct tep_format_field *f = tep_find_field(ev, "buf");
 
-		if (f && f->offset <= (int)r->size) {
+		if (f && f->offset >= 0 && f->offset <= (int)r->size) {
 			trace_seq_printf(q, "# %llx ", (unsigned long long)ip);
 			kt_output__text(q, (const char *)r->data + f->offset,
 					r->size - f->offset);
@@ -713,7 +710,7 @@ static int bin_record(struct kt_session *s, const struct kt_trace_opts *o,
 		for (i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
 			struct tep_format_field *f = tep_find_field(ev, ctx[i]);
 
-			if (!f || f->offset < 0 || f->size > 8 || (uint32_t)(f->offset + f->size) > r->size)
+			if (!kt_field_inside(f, r->size) || f->size > 8)
 				break;
 		}
 		if (i == sizeof(ctx) / sizeof(ctx[0])) {

@@ -219,8 +219,9 @@ static struct tep_handle *tep_setup(struct kt_session *s, bool lock)
 		kt_unlock(s);
 	tep_set_function_resolver(tep, resolve_func, s);
 	/*
-	 * The only print functions: fastfmt.c tells them apart by their
-	 * count of arguments (libtraceevent does not show a handler's name)
+	 * The print functions a conversion's argument can be: fastfmt.c
+	 * tells them apart by their count of arguments (libtraceevent does
+	 * not show a handler's name); evalguard.c's are never one
 	 */
 	tep_register_print_function(tep, print_ptr, TEP_FUNC_ARG_VOID, "__kt_ptr",
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_VOID);
@@ -229,6 +230,7 @@ static struct tep_handle *tep_setup(struct kt_session *s, bool lock)
 	tep_register_print_function(tep, print_num, TEP_FUNC_ARG_VOID, "__kt_num",
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_INT,
 				    TEP_FUNC_ARG_INT, TEP_FUNC_ARG_VOID);
+	kt_guard__register(tep);
 	return tep;
 }
 
@@ -242,6 +244,7 @@ int kt_render__thread_begin(struct kt_session *s)
 	}
 	thread_s = s;
 	thread_printk = false;
+	kt_render__printk_formats(s, thread_tep);
 	return 0;
 }
 
@@ -278,15 +281,19 @@ struct tep_handle *kt_render__tep(struct kt_session *s)
 	if (!kt_symbol(s, "ptr_key", &addr) && !kt_read(s, addr, s->ptr_key, 16))
 		s->ptr_key_ok = true;
 	s->tep = tep;
+	kt_render__printk_formats(s, tep);
 	return tep;
 }
 
 /*
  * bprint records carry the address of their trace_printk() format.
  * libtraceevent sorts the registered formats on its first lookup and
- * never again, so a format registered after that is not found: every
- * format the dump knows goes in before the first bprint is printed, in
- * each handle alike (trace_printk.c reads them once per session).
+ * never again: a format registered after that is not found, and
+ * tep_free() then frees past the sorted array (1.7.1, 1.8.4: a crash
+ * found by fuzzing, the first lookup being a "%s" of a const char *
+ * field). So every format the dump knows goes in when a handle is made,
+ * before any lookup, in each handle alike (trace_printk.c reads them
+ * once per session).
  */
 void kt_render__printk_formats(struct kt_session *s, struct tep_handle *tep)
 {
@@ -299,8 +306,27 @@ void kt_render__printk_formats(struct kt_session *s, struct tep_handle *tep)
 		return;
 	*done = true;
 	kt_lock(s);
-	for (i = 0; kt_session__printk_fmt(s, i, &addr, &fmt); i++)
-		tep_register_print_string(tep, fmt, addr);
+	for (i = 0; kt_session__printk_fmt(s, i, &addr, &fmt); i++) {
+		char *quoted, *capped = kt_fmtcheck__printk(fmt, kt_guard__seq_size(s));
+
+		/*
+		 * tep_register_print_string() (1.7.1 to 1.8.4) was written for
+		 * the lines of printk_formats: it drops a leading '"', a
+		 * trailing '"', then looks for a literal "\n" two bytes before
+		 * the end, reading before its copy when the format is shorter
+		 * than three bytes ("%s" is common: heap out of bounds, found
+		 * by ASan) and eating quotes the format's own text begins or
+		 * ends with. Quoted, with a "\n" of ours, every format is
+		 * long enough and comes back from the strip exactly as it is.
+		 */
+		if (!capped || asprintf(&quoted, "\"%s\\n\"", capped) < 0) {
+			free(capped);
+			break;
+		}
+		tep_register_print_string(tep, quoted, addr);
+		free(quoted);
+		free(capped);
+	}
 	kt_unlock(s);
 }
 
@@ -445,11 +471,19 @@ static void find_event_first(struct kt_session *s, struct tep_handle *tep, struc
 	}
 	pf = strstr(fmt, "\nprint fmt: ");
 	if (pf) {
-		char *line = strdup(pf + strlen("\nprint fmt: "));
+		char *line = strdup(pf + strlen("\nprint fmt: ")), *safe = NULL, why[128];
 
 		if (line) {
 			line[strcspn(line, "\n")] = 0;
-			body = kt_fmt__for_tep(line);
+			if (kt_fmtcheck__apply(line, kt_guard__seq_size(s), &safe, why,
+					       sizeof(why)) == -EINVAL) {
+				kt_warn(s, "%s:%s (id %d): print fmt refused: %s; its records are "
+					   "shown as unknown", e->system, e->name, e->id, why);
+				free(line);
+				return;
+			}
+			body = safe ? kt_fmt__for_tep(safe) : NULL;
+			free(safe);
 			free(line);
 		}
 	}
@@ -537,8 +571,7 @@ static struct tep_format_field *field_outside(struct tep_event *ev, const struct
 	for (f = ev->format.fields; f; f = f->next) {
 		uint32_t loc, off, len;
 
-		if (f->offset < 0 || f->size < 0 ||
-		    (uint64_t)f->offset + (uint64_t)f->size > r->size)
+		if (!kt_field_inside(f, r->size))
 			return f;
 		if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
 			continue;
@@ -661,18 +694,39 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		if (!kt_trace_printk__print(s, ev, &rec, q))
 			return 0;
 		{
+			int failed = ev->flags & TEP_EVENT_FL_FAILED;
 			struct trace_seq t;
 
 			trace_seq_init(&t);
 			tep_print_event(tep, &t, &rec, "%s", TEP_PRINT_INFO);
 			trace_seq_terminate(&t);
+			/*
+			 * libtraceevent (1.7.1) marks bprint failed for good when
+			 * one record's format does not match its arguments
+			 * (parse_arg_format(): "no argument match"): every later
+			 * bprint of the handle printed "[FAILED TO PARSE]", and
+			 * which ones depended on -J (found by fuzzing). That
+			 * record is counted; the next one is printed on its own.
+			 */
+			if (!failed && (ev->flags & TEP_EVENT_FL_FAILED)) {
+				ev->flags &= ~TEP_EVENT_FL_FAILED;
+				trace_seq_destroy(&t);
+				return kt_guard__not_rendered(s, b, kt_session__find_event(s, r->type),
+							      q, q->len, "a trace_printk() format "
+							      "its arguments do not match");
+			}
 			/* libtraceevent prints "ip: text"; keep the text */
 			{
 				const char *p = strstr(t.buffer, ": ");
+				unsigned int o = q->len;
 
 				kt_output__text(q, p ? p + 2 : t.buffer, t.len);
+				trace_seq_destroy(&t);
+				if (q->len + 1 >= kt_guard__seq_size(s))
+					return kt_guard__not_rendered(
+						s, b, kt_session__find_event(s, r->type), q, o,
+						"longer than the kernel's trace_seq");
 			}
-			trace_seq_destroy(&t);
 		}
 		return 0;
 	}
@@ -684,13 +738,26 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		 */
 		const struct kt_fastfmt *ff = e ? fast_of(s, e, ev) : NULL;
 		unsigned int o = q->len;
+		const char *why = NULL;
 		size_t n;
 
 		bool fast = ff && !kt_fastfmt__print(ff, q, r->data, r->size);
 
-		if (!fast)
-			tep_print_event(tep, q, &rec, "%s", TEP_PRINT_INFO);
+		if (!fast) {
+			why = kt_guard__helpers(ev, r);
+			if (!why) {
+				kt_guard__begin();
+				tep_print_event(tep, q, &rec, "%s", TEP_PRINT_INFO);
+				if (kt_guard__div_zero())
+					why = "a division by zero";
+			}
+		}
 		trace_seq_terminate(q);
+		/* the line and its newline must fit the kernel's trace_seq */
+		if (!why && q->len + 1 >= kt_guard__seq_size(s))
+			why = "longer than the kernel's trace_seq";
+		if (why)
+			return kt_guard__not_rendered(s, b, e, q, o, why);
 		if (q->len < o)
 			return 0;
 		/* a program prints no NUL: its strings end at theirs */

@@ -42,6 +42,16 @@ static inline void kt_seq_put(struct trace_seq *q, const char *str, size_t n)
 size_t kt_render__ptr_text(uint64_t v, char *out);
 size_t kt_render__sym_text(uint64_t addr, int kind, char *out, size_t cap);
 
+/* evalguard.c: libtraceevent's evaluation of a record, bounded */
+void kt_guard__register(struct tep_handle *tep);
+void kt_guard__begin(void);
+bool kt_guard__div_zero(void);
+const char *kt_guard__helpers(struct tep_event *ev, const struct kt_record *r);
+uint32_t kt_guard__seq_size(const struct kt_session *s);
+/* the text from @o on replaced by "[not rendered: @why]", counted, said once per event */
+int kt_guard__not_rendered(struct kt_session *s, struct kt_buffer *b, const struct kt_event *e,
+			   struct trace_seq *q, unsigned int o, const char *why);
+
 /* fastfmt.c: print formats printed without libtraceevent */
 struct kt_fastfmt;
 /* @ev's print format as a program; NULL when it is not one of those */
@@ -59,6 +69,18 @@ struct jbuf {
 };
 void kt_json__event(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
 		    const struct kt_record *r, struct trace_seq *q, struct jbuf *j);
+
+/*
+ * Does field @f lie inside a record of @size bytes? libtraceevent keeps a
+ * field's offset and size as ints: added as such they overflow, and a
+ * negative offset passes a signed comparison (the event table is checked
+ * at load, events.c field_fits(); this is every reader's own bound).
+ */
+static inline bool kt_field_inside(const struct tep_format_field *f, uint64_t size)
+{
+	return f && f->offset >= 0 && f->size >= 0 &&
+	       (uint64_t)f->offset + (uint64_t)f->size <= size;
+}
 
 /* output.c: trace_output.c's printers */
 void kt_output__ip_sym(struct kt_session *s, const struct kt_trace_opts *o,

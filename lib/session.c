@@ -277,8 +277,8 @@ void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 		fprintf(out, "%srecords their event's format could not decode: %llu\n", prefix,
 			(unsigned long long)l->records_bad);
 	if (l->events_unrendered)
-		fprintf(out, "%sevents not printed as the kernel would (an option or tracer "
-			     "ktrace does not render): %llu\n", prefix,
+		fprintf(out, "%sevents not printed as the kernel would (an option, a tracer or a "
+			     "print format ktrace does not render): %llu\n", prefix,
 			(unsigned long long)l->events_unrendered);
 	if (l->addrs_unnamed)
 		fprintf(out, "%scode addresses printed as numbers where the kernel printed a "

@@ -151,6 +151,28 @@ else
 	skip "makedumpfile -d 31: no k6.12/vmcore.d31 fixture"
 fi
 
+# the event table (issue 27): sched_wakeup's print fmt divides by zero,
+# or asks a width no trace_seq holds; never a signal, the same for any -J,
+# the lines of the other events as the kernel printed them
+for dmp in fmt-div0 fmt-width; do
+	[ -e "$D/$dmp.elf" ] || { skip "$dmp: not made"; continue; }
+	run -x "$V61" -i global -J 1 "$D/$dmp.elf"
+	cp "$out" "$want"
+	run -x "$V61" -i global "$D/$dmp.elf"
+	if ! cmp -s "$out" "$want"; then
+		nok "$dmp: the text differs between -J 1 and workers"
+	elif [ $dmp = fmt-div0 ]; then
+		expect "print fmt dividing by zero" 10 \
+			'sched:sched_wakeup .*a division by zero' 'not printed as the kernel would.*: [1-9]'
+	else
+		expect "print fmt width past the trace_seq" 10 \
+			'sched:sched_wakeup .*print fmt refused: its widths alone fill' 'unknown event ids: [1-9]'
+	fi
+	extra=$(grep -v '^#' "$out" | grep -v -e 'sched_wak' -e 'Unknown type' | grep -vxF -f "$TRUTH" | head -n 1)
+	if [ -n "$extra" ]; then nok "$dmp: a line the kernel did not print: $extra"
+	else ok "$dmp: every other line as the kernel printed it"; fi
+done
+
 # a kernel with tracing off (never enabled: buffers unexpanded, empty)
 if [ -f "$VMCORES/k6.1-notrace/case.env" ]; then
 	VN=$(. "$VMCORES/k6.1-notrace/case.env"; echo "$VMLINUX")

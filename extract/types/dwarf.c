@@ -59,7 +59,7 @@ static const char *const tr_types[] = {
 	"struct trace_array", "struct array_buffer", "struct trace_array_cpu",
 	"struct saved_cmdlines_buffer", "struct trace_entry",
 	"struct print_entry", "struct bprint_entry", "struct bputs_entry",
-	"struct trace_iterator", "struct tracer", "struct trace_pid_list",
+	"struct trace_iterator", "struct tracer", "struct trace_pid_list", "struct trace_seq",
 	"struct trace_options", "struct trace_option_dentry",
 	"TRACE_FLAG_", "TRACE_ITER_", "TRACE_ARRAY_FL_", NULL,
 };
