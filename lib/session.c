@@ -96,9 +96,14 @@ static void build_headers(struct kt_session *s)
 
 static void newer_kernel(struct kt_session *s)
 {
-	const char *r = kt_session__release(s);
 	unsigned int major, minor;
+	const char *r;
+	uint64_t a;
 
+	/* no VMCOREINFO to tell the release (a fake kernel): nothing to say */
+	if (kt_symbol(s, "vmcoreinfo_data", &a) && kt_symbol(s, "vmcoreinfo_note", &a))
+		return;
+	r = kt_session__release(s);
 	if (!r || sscanf(r, "%u.%u", &major, &minor) != 2)
 		return;
 	if (major > KT_NEWEST_MAJOR || (major == KT_NEWEST_MAJOR && minor > KT_NEWEST_MINOR))
