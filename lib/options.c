@@ -86,9 +86,15 @@ static void load(struct kt_session *s, struct kt_buffer *b, struct kt_trace_opts
 		o->tracer_own_output = false;
 	/* TRACE_DEFAULT_FLAGS: print-parent, irq-info and context-info on */
 	o->irq_info = o->context_info = o->print_parent = true;
-	if (!s->l.tr_trace_flags.present ||
-	    kt_read_member(s, b->tr, &s->l.tr_trace_flags, &flags))
+	if (!s->l.tr_trace_flags.present)
 		return;
+	if (kt_read_member(s, b->tr, &s->l.tr_trace_flags, &flags)) {
+		kt_warn(s, "%s: cannot read its options (trace_flags of trace_array 0x%llx): "
+			   "printed with the kernel's defaults, counted", kt_buffer__name(b),
+			(unsigned long long)b->tr);
+		b->loss.options_unread = 1;
+		return;
+	}
 	o->irq_info = flag(s, flags, "TRACE_ITER_IRQ_INFO_BIT", &p);
 	o->known = p;
 	if (!p)	{	/* no enumerators (no DWARF enums, old profile): defaults */

@@ -59,8 +59,12 @@ size_t kt_render__ptr_text(uint64_t v, char *out)
 	struct kt_buffer *b = render_buffer;
 	int i;
 
-	if (b && b->hash_ptr == 1 && v && v < (uint64_t)-4095 && b->s->ptr_key_ok)
-		v = kt_siphash_1u64(v, b->s->ptr_key) & 0xffffffffULL;
+	if (b && b->hash_ptr == 1 && v && v < (uint64_t)-4095) {
+		if (b->s->ptr_key_ok)
+			v = kt_siphash_1u64(v, b->s->ptr_key) & 0xffffffffULL;
+		else	/* not what the kernel printed: said and counted */
+			__atomic_add_fetch(&b->loss.ptrs_unhashed, 1, __ATOMIC_RELAXED);
+	}
 	/* "%016llx" */
 	for (i = 15; i >= 0; i--, v >>= 4)
 		out[i] = "0123456789abcdef"[v & 0xf];
@@ -178,9 +182,11 @@ static void probe_hash(struct kt_session *s, struct kt_buffer *b)
 	uint8_t nhp = 0;
 
 	b->hash_ptr = 0;
+	/* unreadable options: the default, hashed (options.c counts that) */
 	if (s->t.enumerator && !s->t.enumerator(s->t.priv, "TRACE_ITER_HASH_PTR_BIT", &bit) &&
-	    bit >= 0 && bit < 32 && !kt_read_member(s, b->tr, &s->l.tr_trace_flags, &flags))
-		b->hash_ptr = !!(flags & (1ULL << bit));
+	    bit >= 0 && bit < 32)
+		b->hash_ptr = kt_read_member(s, b->tr, &s->l.tr_trace_flags, &flags) ? 1 :
+			      !!(flags & (1ULL << bit));
 	if (!kt_symbol(s, "no_hash_pointers", &addr) && !kt_read(s, addr, &nhp, 1) && nhp)
 		b->hash_ptr = 0;
 }
@@ -280,6 +286,9 @@ struct tep_handle *kt_render__tep(struct kt_session *s)
 		return NULL;
 	if (!kt_symbol(s, "ptr_key", &addr) && !kt_read(s, addr, s->ptr_key, 16))
 		s->ptr_key_ok = true;
+	else
+		kt_warn(s, "cannot read ptr_key: %%p values the kernel hashed are printed raw, "
+			   "and counted");
 	s->tep = tep;
 	kt_render__printk_formats(s, tep);
 	return tep;

@@ -261,7 +261,8 @@ bool kt_loss__any(const struct kt_loss *l)
 	return l->pages_unreadable || l->pages_filtered || l->pages_corrupt ||
 	       l->pages_zero || l->list_anomalies || l->events_unknown ||
 	       l->events_unrendered || l->log_corrupt || l->log_unreadable || l->records_bad ||
-	       l->addrs_unnamed || l->addrs_substituted;
+	       l->addrs_unnamed || l->addrs_substituted || l->ptrs_unhashed ||
+	       l->options_unread;
 }
 
 void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
@@ -289,6 +290,12 @@ void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 		fprintf(out, "%scode addresses printed as numbers where the kernel printed a "
 			     "symbol (no kallsyms could name them): %llu\n", prefix,
 			(unsigned long long)l->addrs_unnamed);
+	if (l->options_unread)
+		fprintf(out, "%sbuffers printed with the default options (theirs not in the dump): "
+			     "%llu\n", prefix, (unsigned long long)l->options_unread);
+	if (l->ptrs_unhashed)
+		fprintf(out, "%spointers printed raw that the kernel printed hashed (its ptr_key is "
+			     "not in the dump): %llu\n", prefix, (unsigned long long)l->ptrs_unhashed);
 	if (l->addrs_substituted)
 		fprintf(out, "%scode addresses named from the vmlinux's symbol table (the dump's "
 			     "kallsyms could not be decoded): %llu\n", prefix,

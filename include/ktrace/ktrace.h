@@ -73,6 +73,12 @@ struct kt_loss {
 	 * vmlinux's symbol table, kallsyms_else): likely, not certainly, the
 	 * kernel's own names */
 	uint64_t addrs_substituted;
+	/* %p values the kernel printed hashed with the boot's ptr_key, which
+	 * the dump does not hold (a filtered page): printed raw here */
+	uint64_t ptrs_unhashed;
+	/* buffers whose options (trace_flags) could not be read: printed with
+	 * the kernel's default options, which may not be what it printed */
+	uint64_t options_unread;
 };
 
 struct kt_open_opts {
