@@ -215,12 +215,26 @@ fail:
  * context is replaced by a new one. Returns the new context, or @c when
  * none could be made (then the reads that follow may fail).
  */
+static kdump_status ctx_refs(struct kx_dump *d, kdump_ctx_t *c);
+static void ctx_unref(struct kx_dump *d);
+
 static kdump_ctx_t *renew_ctx(struct kx_dump *d, kdump_ctx_t *c)
 {
 	kdump_ctx_t *n = open_ctx(d);
+	bool main_ctx = c == d->ctx, had = d->axsys != NULL;
 
 	if (!n)
 		return c;
+	/* the main one's translation and bitmaps are its own: taken from the new one */
+	if (main_ctx && had) {
+		ctx_unref(d);
+		if (ctx_refs(d, n) != KDUMP_OK) {
+			/* keep the spoiled one rather than none */
+			kdump_free(n);
+			ctx_refs(d, c);
+			return c;
+		}
+	}
 	kdump_free(c);
 	d->renewed++;
 	return n;
@@ -499,10 +513,54 @@ static uint64_t kernel_min(struct kx_dump *d)
 	return 0;
 }
 
+/*
+ * The translation and the bitmaps of @c, @d's main context, referenced
+ * in @d; ctx_unref() drops them, before @c is freed: a bitmap's last
+ * reference takes a lock inside its context (kdump_bmp_decref() hung on
+ * a context freed before it).
+ */
+static kdump_status ctx_refs(struct kx_dump *d, kdump_ctx_t *c)
+{
+	kdump_attr_t attr;
+	kdump_status ks;
+
+	ks = kdump_get_addrxlat(c, &d->axctx, &d->axsys);
+	if (ks != KDUMP_OK)
+		return ks;
+	attr.type = KDUMP_BITMAP;
+	if (kdump_get_typed_attr(c, KDUMP_ATTR_MEMORY_PAGEMAP, &attr) == KDUMP_OK) {
+		d->ram = attr.val.bitmap;
+		kdump_bmp_incref(d->ram);
+	}
+	/* an ELF dump's file.pagemap is its RAM: only a compressed dump's leaves pages out */
+	attr.type = KDUMP_BITMAP;
+	if (strcmp(d->format, "elf") &&
+	    kdump_get_typed_attr(c, KDUMP_ATTR_FILE_PAGEMAP, &attr) == KDUMP_OK) {
+		d->filemap = attr.val.bitmap;
+		kdump_bmp_incref(d->filemap);
+	}
+	kdump_clear_err(c);
+	return KDUMP_OK;
+}
+
+static void ctx_unref(struct kx_dump *d)
+{
+	if (d->ram)
+		kdump_bmp_decref(d->ram);
+	if (d->filemap)
+		kdump_bmp_decref(d->filemap);
+	if (d->axsys)
+		addrxlat_sys_decref(d->axsys);
+	if (d->axctx)
+		addrxlat_ctx_decref(d->axctx);
+	d->ram = d->filemap = NULL;
+	d->axsys = NULL;
+	d->axctx = NULL;
+}
+
 enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 {
 	kdump_num_t shift;
-	kdump_attr_t attr;
 	kdump_status ks;
 
 	ks = kdump_get_number_attr(d->ctx, KDUMP_ATTR_PAGE_SHIFT, &shift);
@@ -513,26 +571,12 @@ enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 	}
 	d->page_shift = (unsigned int)shift;
 	d->kernel_min = kernel_min(d);
-	ks = kdump_get_addrxlat(d->ctx, &d->axctx, &d->axsys);
+	ks = ctx_refs(d, d->ctx);
 	if (ks != KDUMP_OK) {
 		snprintf(msg, msglen, "vmcore %s: kdump_get_addrxlat: %s",
 			 d->path, kdump_get_err(d->ctx));
 		return KX_ERR_DUMP;
 	}
-	attr.type = KDUMP_BITMAP;
-	if (kdump_get_typed_attr(d->ctx, KDUMP_ATTR_MEMORY_PAGEMAP, &attr) ==
-	    KDUMP_OK) {
-		d->ram = attr.val.bitmap;
-		kdump_bmp_incref(d->ram);
-	}
-	/* an ELF dump's file.pagemap is its RAM: only a compressed dump's leaves pages out */
-	attr.type = KDUMP_BITMAP;
-	if (strcmp(d->format, "elf") &&
-	    kdump_get_typed_attr(d->ctx, KDUMP_ATTR_FILE_PAGEMAP, &attr) == KDUMP_OK) {
-		d->filemap = attr.val.bitmap;
-		kdump_bmp_incref(d->filemap);
-	}
-	kdump_clear_err(d->ctx);
 	return KX_OK;
 }
 
@@ -544,18 +588,7 @@ void kx_dump__fini_xlat(struct kx_dump *d)
 	free(d->elf_ok_start);
 	free(d->elf_ok_end);
 	d->elf_ok_start = d->elf_ok_end = NULL;
-	if (d->ram)
-		kdump_bmp_decref(d->ram);
-	if (d->filemap)
-		kdump_bmp_decref(d->filemap);
-	d->filemap = NULL;
-	if (d->axsys)
-		addrxlat_sys_decref(d->axsys);
-	if (d->axctx)
-		addrxlat_ctx_decref(d->axctx);
-	d->ram = NULL;
-	d->axsys = NULL;
-	d->axctx = NULL;
+	ctx_unref(d);
 }
 
 /*
