@@ -42,7 +42,10 @@ wanted() {
 run_one() {
 	local name=$1; shift
 	local out rc np nf ns t0=$SECONDS
-	out=$("$@" 2>&1); rc=$?
+	# a hang is a failure, not the end of the run (KTRACE_TEST_TIMEOUT s each)
+	out=$(timeout --kill-after=30 "${KTRACE_TEST_TIMEOUT:-2400}" "$@" 2>&1); rc=$?
+	[ "$rc" = 124 ] && out="$out
+not ok - timed out after ${KTRACE_TEST_TIMEOUT:-2400} s"
 	printf '%s\n' "$out" | sed "s|^|[$name] |"
 	np=$(printf '%s\n' "$out" | grep -c '^ok - ')
 	nf=$(printf '%s\n' "$out" | grep -c '^not ok - ')
