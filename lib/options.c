@@ -86,7 +86,8 @@ static void load(struct kt_session *s, struct kt_buffer *b, struct kt_trace_opts
 		o->tracer_own_output = false;
 	/* TRACE_DEFAULT_FLAGS: print-parent, irq-info and context-info on */
 	o->irq_info = o->context_info = o->print_parent = true;
-	if (!s->l.tr_trace_flags.present)
+	/* another recorder's buffer (krec) has no trace_array: its defaults */
+	if (!s->l.tr_trace_flags.present || !b->tr)
 		return;
 	if (kt_read_member(s, b->tr, &s->l.tr_trace_flags, &flags)) {
 		kt_warn(s, "%s: cannot read its options (trace_flags of trace_array 0x%llx): "

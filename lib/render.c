@@ -183,8 +183,8 @@ static void probe_hash(struct kt_session *s, struct kt_buffer *b)
 
 	b->hash_ptr = 0;
 	/* unreadable options: the default, hashed (options.c counts that) */
-	if (s->t.enumerator && !s->t.enumerator(s->t.priv, "TRACE_ITER_HASH_PTR_BIT", &bit) &&
-	    bit >= 0 && bit < 32)
+	if (b->tr && s->t.enumerator &&
+	    !s->t.enumerator(s->t.priv, "TRACE_ITER_HASH_PTR_BIT", &bit) && bit >= 0 && bit < 32)
 		b->hash_ptr = kt_read_member(s, b->tr, &s->l.tr_trace_flags, &flags) ? 1 :
 			      !!(flags & (1ULL << bit));
 	if (!kt_symbol(s, "no_hash_pointers", &addr) && !kt_read(s, addr, &nhp, 1) && nhp)
