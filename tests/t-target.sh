@@ -78,6 +78,12 @@ for dir in "${cases[@]}"; do
 		[ -e "$f" ] || continue
 		filtered=
 		[ "$fmt" = d31 ] && filtered=-F
+		# makedumpfile 1.7.x does not support 7.x: its -d 31 drops the ring
+		# buffer's own structures too (t-damaged and t-jobs read that dump)
+		if [ "$fmt" = d31 ] && grep -qE '^SERIES=(sid|trixie-backports)$' "$dir/case.env"; then
+			echo "skip - $name d31: makedumpfile does not support this kernel; its filter drops global_trace's buffers"
+			continue
+		fi
 		# vmcore.kdump is makedumpfile -d 17 (zero and free pages)
 		[ "$fmt" = kdump ] && filtered=-F
 		run "$name $fmt" 0 $filtered -k "$vmlinux" "$f"
