@@ -23,6 +23,8 @@ struct kx_dump {
 	uint64_t file_size;	/* 0 when not a regular file */
 	struct kx_flat *flat;	/* rearranged image of a flattened file */
 	int flat_by_lib;	/* a flattened file libkdumpfile reads itself */
+	int kdump_signed;	/* it has a kdump-compressed file's signature */
+	int repaired;		/* memfd: the image with lying page descriptors zeroed, or -1 */
 	kdump_ctx_t *ctx;
 	const char *format;
 

@@ -740,9 +740,10 @@ enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen)
 		return KX_OK;
 	}
 	snprintf(msg, msglen,
-		 "vmcore %s: truncated: %llu bytes, cannot read its last page "
+		 "vmcore %s: %s: %llu bytes, cannot read its last page "
 		 "(pfn 0x%llx): %s",
-		 d->path, (unsigned long long)d->file_size,
+		 d->path, d->repaired >= 0 ? "damaged (its page descriptors lie)" : "truncated",
+		 (unsigned long long)d->file_size,
 		 (unsigned long long)last, kdump_get_err(d->ctx));
 	kdump_clear_err(d->ctx);
 	d->ctx = renew_ctx(d, d->ctx);

@@ -28,6 +28,7 @@
 #include <ktrace/ktrace.h>
 #include "dump-private.h"
 #include "flat.h"
+#include "kdump-desc.h"
 #include "symbols.h"
 #include "types/dwarf.h"
 #include "msg.h"
@@ -44,6 +45,85 @@ static char *vmcoreinfo_line(kdump_ctx_t *ctx, const char *key)
 }
 
 /*
+ * A context whose kdump_open_fd() failed. libkdumpfile before 0.5.4 frees
+ * a kdump-compressed file's private data on that path but leaves its
+ * page_size override registered (fixed in 0.5.4 by "diskdump: Remove
+ * page_size override", ae178dd): kdump_free() then reads freed memory
+ * and crashes (a header with a lying max_mapnr, sub_hdr_size or note
+ * size). The context is left unfreed: the process is about to report
+ * the error and exit.
+ */
+static void forsake_ctx(struct kx_dump *d)
+{
+#if KDUMPFILE_VERSION >= KDUMPFILE_MKVER(0, 5, 4)
+	kdump_free(d->ctx);
+#endif
+	d->ctx = NULL;
+}
+
+/*
+ * Every page descriptor of a kdump-compressed image checked before
+ * libkdumpfile reads a page (kdump-desc.c): one that claims a compressed
+ * page larger than a page would make libkdumpfile 0.5.1 write past its
+ * buffer. The dump is then read from a copy in memory with those
+ * descriptors zeroed (their pages unreadable), when it fits in a quarter
+ * of this machine's memory; else it is not read.
+ */
+static enum kx_error check_descriptors(struct kx_dump *d, int fd, char *msg, size_t msglen)
+{
+	struct kx_kdesc k;
+	struct stat st;
+	uint64_t size, cap;
+	char why[200] = "";
+	int ret;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0)
+		return KX_OK;
+	size = (uint64_t)st.st_size;
+	ret = kx_kdesc__scan(fd, size, &k, why, sizeof(why));
+	if (ret < 0) {
+		kx_set_msg(msg, msglen, "vmcore %s: %s", d->path, why);
+		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DUMP;
+	}
+	if (d->verbose && k.descs)
+		fprintf(stderr, "dump: %llu page descriptors checked\n",
+			(unsigned long long)k.descs);
+	d->kdump_signed = k.kdump;
+	if (!k.nlying)
+		return KX_OK;
+	cap = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE) / 4;
+	if (size > cap) {
+		kx_set_msg(msg, msglen,
+			"vmcore %s: %zu of its %llu page descriptors claim a compressed page "
+			"larger than a page (%u bytes, the block is %u): libkdumpfile %s would "
+			"write past its buffer reading them, and the dump (%llu MiB) is too large "
+			"to repair in memory (a quarter of it: %llu MiB); libkdumpfile 0.5.4 or "
+			"later reads it safely",
+			d->path, k.nlying, (unsigned long long)k.descs, k.first_size, k.block,
+			KDUMPFILE_VERSION_STRING, (unsigned long long)(size >> 20),
+			(unsigned long long)(cap >> 20));
+		kx_kdesc__free(&k);
+		return KX_ERR_DUMP;
+	}
+	ret = kx_kdesc__repair(fd, size, &k, &d->repaired, why, sizeof(why));
+	if (ret) {
+		kx_set_msg(msg, msglen, "vmcore %s: %zu page descriptors lie, and %s",
+			d->path, k.nlying, why);
+		kx_kdesc__free(&k);
+		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DUMP;
+	}
+	fprintf(stderr,
+		"warning: vmcore %s: %zu of its %llu page descriptors claim a compressed page "
+		"larger than a page (the first: %u bytes, the block is %u): those pages are "
+		"unreadable; the dump is read from a copy in memory (%llu MiB) with them "
+		"zeroed, libkdumpfile %s would write past its buffer\n",
+		d->path, k.nlying, (unsigned long long)k.descs, k.first_size, k.block,
+		(unsigned long long)(size >> 20), KDUMPFILE_VERSION_STRING);
+	kx_kdesc__free(&k);
+	return KX_OK;
+}
+
+/*
  * Open the vmcore in libkdumpfile; a flattened file is first rearranged
  * into an image libkdumpfile reads (flat.c), unless libkdumpfile reads
  * that format itself (0.5.4).
@@ -53,6 +133,7 @@ static enum kx_error open_vmcore(struct kx_dump *d, const char *path,
 {
 	struct stat stbuf;
 	kdump_status ks;
+	enum kx_error e;
 	int fd, ret = 0;
 
 	d->path = strdup(path);
@@ -87,6 +168,13 @@ again:
 	if (ret < 0)
 		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DUMP;
 	fd = d->flat ? kx_flat__fd(d->flat) : d->fd;
+	if (!d->flat_by_lib) {
+		e = check_descriptors(d, fd, msg, msglen);
+		if (e)
+			return e;
+		if (d->repaired >= 0)
+			fd = d->repaired;
+	}
 
 	d->ctx = kdump_new();
 	if (!d->ctx)
@@ -110,20 +198,28 @@ again:
 	 * one: "Wrong flattened segment size"); ours says where it ends
 	 */
 	if (ks != KDUMP_OK && d->flat_by_lib) {
-		kdump_free(d->ctx);
+		kdump_free(d->ctx);	/* 0.5.4 and later: safe after a failed open */
 		d->ctx = NULL;
 		d->flat_by_lib = 0;
 		goto again;
+	}
+	if (ks == KDUMP_ERR_NOTIMPL && d->kdump_signed) {
+		kx_set_msg(msg, msglen, "vmcore %s: a kdump-compressed header libkdumpfile "
+			   "refuses: %s", path, kdump_get_err(d->ctx));
+		forsake_ctx(d);
+		return KX_ERR_DUMP;
 	}
 	if (ks == KDUMP_ERR_NOTIMPL) {
 		kx_set_msg(msg, msglen,
 			"vmcore %s: not a kernel dump (neither ELF, "
 			"kdump-compressed nor flattened)", path);
+		forsake_ctx(d);
 		return KX_ERR_DUMP;
 	}
 	if (ks != KDUMP_OK) {
 		kx_set_msg(msg, msglen, "vmcore %s: cannot open dump: %s", path,
 			kdump_get_err(d->ctx));
+		forsake_ctx(d);
 		return KX_ERR_DUMP;
 	}
 	ks = kdump_set_string_attr(d->ctx, KDUMP_ATTR_OSTYPE, "linux");
@@ -378,6 +474,7 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 	d->owner = pthread_self();
 	d->fd = -1;
 	d->vml.fd = -1;
+	d->repaired = -1;
 	d->verbose = opts->verbose;
 	d->force = opts->force;
 
@@ -465,6 +562,8 @@ void kx_dump__close(struct kx_dump *d)
 	if (d->ctx)
 		kdump_free(d->ctx);
 	kx_flat__close(d->flat);
+	if (d->repaired >= 0)
+		close(d->repaired);
 	if (d->fd >= 0)
 		close(d->fd);
 	free(d->osrelease);

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The page descriptors of a kdump-compressed dump, checked before
+ * libkdumpfile reads any page through them.
+ *
+ * libkdumpfile 0.5.1 (Debian 12's; fixed in 0.5.4 by "diskdump: Map
+ * compressed data directly from file cache", e403ac1) reads a compressed
+ * page's bytes into a buffer of one page, trusting the descriptor's size
+ * up to 256 KiB: a descriptor that says a compressed page is larger than
+ * a page makes it write the file's bytes past the buffer, into our heap
+ * (seen: SIGSEGV, or a whole trace with exit 0 over an 835-byte heap
+ * overwrite). It reads pages on its own too (page tables, the kernel
+ * image it probes at open), so checking only the pages we ask for is not
+ * enough: every descriptor of the file is checked once, at open.
+ *
+ * The walk is libkdumpfile's own (diskdump.c, 0.5.1 to 0.5.6): the header
+ * is tried as 32-bit then 64-bit, little then big endian, the first whose
+ * block size and bitmap pass try_header() wins; descriptors follow the
+ * bitmaps, one per set bit of the dumpable bitmap from start_pfn on.
+ * Reading them costs 24 bytes per dumped page (about 1% of a compressed
+ * dump), read sequentially.
+ *
+ * A lying descriptor is made harmless in a copy of the image in memory
+ * (memfd) with its size and flags zeroed: libkdumpfile then refuses that
+ * page ("Wrong page size: 0"), which ktrace counts as unreadable when it
+ * needs it. The dump itself is only ever read.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "kdump-desc.h"
+
+#define KD_MIN_BLOCK 4096u		/* libkdumpfile's MIN_PAGE_SIZE */
+#define KD_MAX_BLOCK (256u << 10)	/* and MAX_PAGE_SIZE */
+/* DUMP_DH_COMPRESSED_ZLIB | _LZO | _SNAPPY | _ZSTD */
+#define KD_COMPRESSED (0x1u | 0x2u | 0x4u | 0x20u)
+#define KD_DESC_SIZE 24u
+#define KD_CHUNK (1u << 20)
+
+struct kd_hdr {
+	int big, width;		/* byte order, 4 or 8 (pointer size) */
+	uint32_t block;
+	int32_t version, sub_blocks;
+	uint32_t bitmap_blocks, max_mapnr;
+};
+
+static int read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static uint32_t get32(const struct kd_hdr *h, const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return h->big ? be32toh(v) : le32toh(v);
+}
+
+static uint64_t get64(const struct kd_hdr *h, const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return h->big ? be64toh(v) : le64toh(v);
+}
+
+/* try_header() of libkdumpfile, on one of the four readings of the header */
+static int try_header(const unsigned char *raw, int width, int big, struct kd_hdr *h)
+{
+	/* block_size: after signature, version, utsname (390), pad, timeval, status */
+	size_t at = width == 4 ? 416 : 428;
+	uint32_t block;
+
+	h->big = big;
+	h->width = width;
+	block = get32(h, raw + at);
+	if (block < KD_MIN_BLOCK || block > KD_MAX_BLOCK)
+		return 0;
+	h->block = block;
+	h->version = (int32_t)get32(h, raw + 8);
+	h->sub_blocks = (int32_t)get32(h, raw + at + 4);
+	h->bitmap_blocks = get32(h, raw + at + 8);
+	h->max_mapnr = get32(h, raw + at + 12);
+	return (uint64_t)8 * h->bitmap_blocks * block >= h->max_mapnr;
+}
+
+int kx_kdesc__scan(int fd, uint64_t size, struct kx_kdesc *out, char *msg, size_t msglen)
+{
+	unsigned char raw[512], sub[104], *bits = NULL, *descs = NULL;
+	uint64_t max_pfn, start = 0, end = UINT64_MAX, off, bitmap_bytes, bitmap_pfns;
+	uint64_t desc_off, pfn, ndesc = 0, i;
+	struct kd_hdr h;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (read_at(fd, raw, sizeof(raw), 0) ||
+	    (memcmp(raw, "KDUMP   ", 8) && memcmp(raw, "DISKDUMP", 8)))
+		return 0;	/* not ours to check: libkdumpfile says what it is */
+	out->kdump = 1;
+	if (!try_header(raw, 4, 0, &h) && !try_header(raw, 4, 1, &h) &&
+	    !try_header(raw, 8, 0, &h) && !try_header(raw, 8, 1, &h))
+		return 0;	/* libkdumpfile refuses it */
+	max_pfn = h.max_mapnr;
+	if (h.version >= 1) {
+		if (read_at(fd, sub, sizeof(sub), h.block))
+			return 0;
+		if (h.width == 4) {
+			if (h.version >= 2 && get32(&h, sub + 8)) {
+				start = get32(&h, sub + 12);
+				end = get32(&h, sub + 16);
+			}
+			if (h.version >= 6) {
+				if (get32(&h, sub + 8)) {
+					start = get64(&h, sub + 56);
+					end = get64(&h, sub + 64);
+				}
+				max_pfn = get64(&h, sub + 72);
+			}
+		} else {
+			if (h.version >= 2 && get32(&h, sub + 12)) {
+				start = get64(&h, sub + 16);
+				end = get64(&h, sub + 24);
+			}
+			if (h.version >= 6) {
+				if (get32(&h, sub + 12)) {
+					start = get64(&h, sub + 80);
+					end = get64(&h, sub + 88);
+				}
+				max_pfn = get64(&h, sub + 96);
+			}
+		}
+	}
+	/* read_bitmap(): a partial dump's bitmap is the second half */
+	if (h.sub_blocks < 0)
+		return 0;
+	off = (1 + (uint64_t)h.sub_blocks) * h.block;
+	desc_off = off + (uint64_t)h.bitmap_blocks * h.block;
+	bitmap_bytes = (uint64_t)h.bitmap_blocks * h.block;
+	bitmap_pfns = bitmap_bytes * 8;
+	if (max_pfn <= bitmap_pfns / 2) {
+		bitmap_bytes = (uint64_t)(h.bitmap_blocks / 2) * h.block;
+		off += bitmap_bytes;
+		bitmap_pfns = bitmap_bytes * 8;
+	}
+	if (end > bitmap_pfns)
+		end = bitmap_pfns;
+	if (off >= size || bitmap_bytes > size - off || desc_off > size)
+		return 0;	/* libkdumpfile cannot read the bitmap either */
+	out->block = h.block;
+	bits = malloc(bitmap_bytes ? bitmap_bytes : 1);
+	if (!bits)
+		goto nomem;
+	if (read_at(fd, bits, bitmap_bytes, off)) {
+		snprintf(msg, msglen, "cannot read the page bitmap at %llu: %s",
+			 (unsigned long long)off, strerror(errno ? errno : EIO));
+		goto out;
+	}
+	for (pfn = start; pfn < end; pfn++) {
+		if (!(pfn & 63) && pfn + 64 <= end) {
+			uint64_t w;
+
+			memcpy(&w, bits + pfn / 8, 8);
+			ndesc += (uint64_t)__builtin_popcountll(w);
+			pfn += 63;
+			continue;
+		}
+		ndesc += bits[pfn / 8] >> (pfn & 7) & 1;
+	}
+	free(bits);
+	bits = NULL;
+	/* descriptors past the end of the file cannot be read: nothing to fear */
+	if (ndesc > (size - desc_off) / KD_DESC_SIZE)
+		ndesc = (size - desc_off) / KD_DESC_SIZE;
+	out->descs = ndesc;
+	descs = malloc(KD_CHUNK);
+	if (!descs)
+		goto nomem;
+	for (i = 0; i < ndesc;) {
+		uint64_t n = ndesc - i < KD_CHUNK / KD_DESC_SIZE ? ndesc - i : KD_CHUNK / KD_DESC_SIZE, k;
+
+		if (read_at(fd, descs, n * KD_DESC_SIZE, desc_off + i * KD_DESC_SIZE)) {
+			snprintf(msg, msglen, "cannot read page descriptors at %llu",
+				 (unsigned long long)(desc_off + i * KD_DESC_SIZE));
+			goto out;
+		}
+		for (k = 0; k < n; k++, i++) {
+			const unsigned char *d = descs + k * KD_DESC_SIZE;
+			uint32_t dsize = get32(&h, d + 8), flags = get32(&h, d + 12);
+
+			if (!(flags & KD_COMPRESSED) || dsize <= h.block)
+				continue;
+			if (out->nlying == out->cap) {
+				size_t cap = out->cap ? out->cap * 2 : 16;
+				uint64_t *p = realloc(out->lying, cap * sizeof(*p));
+
+				if (!p)
+					goto nomem;
+				out->lying = p;
+				out->cap = cap;
+			}
+			if (!out->nlying)
+				out->first_size = dsize;
+			out->lying[out->nlying++] = desc_off + i * KD_DESC_SIZE;
+		}
+	}
+	ret = 0;
+	goto out;
+nomem:
+	snprintf(msg, msglen, "out of memory checking the page descriptors");
+	ret = -ENOMEM;
+out:
+	free(bits);
+	free(descs);
+	if (ret < 0 && ret != -ENOMEM)
+		ret = -EIO;
+	if (ret < 0)
+		kx_kdesc__free(out);
+	return ret;
+}
+
+int kx_kdesc__repair(int fd, uint64_t size, const struct kx_kdesc *k, int *repaired,
+		     char *msg, size_t msglen)
+{
+	static const unsigned char zero[8];
+	char *buf = NULL;
+	uint64_t off = 0;
+	size_t i;
+	int mfd;
+
+	*repaired = -1;
+	mfd = memfd_create("ktrace-kdump-repaired", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (mfd < 0) {
+		snprintf(msg, msglen, "memfd_create: %s", strerror(errno));
+		return -errno;
+	}
+	const char *what = "malloc";
+
+	buf = malloc(KD_CHUNK);
+	if (!buf)
+		goto fail;
+	for (off = 0; off < size;) {
+		size_t n = size - off < KD_CHUNK ? (size_t)(size - off) : KD_CHUNK;
+		ssize_t w;
+
+		errno = 0;
+		what = "reading the dump";
+		if (read_at(fd, buf, n, off))
+			goto fail;
+		what = "writing the copy";
+		w = pwrite(mfd, buf, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			goto fail;
+		off += (uint64_t)w;
+	}
+	/* size and flags (bytes 8..15 of the descriptor) zeroed */
+	what = "repairing the copy";
+	for (i = 0; i < k->nlying; i++)
+		if (pwrite(mfd, zero, sizeof(zero), (off_t)(k->lying[i] + 8)) != sizeof(zero))
+			goto fail;
+	what = "sealing the copy";
+	if (fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL))
+		goto fail;
+	free(buf);
+	*repaired = mfd;
+	return 0;
+fail:
+	snprintf(msg, msglen, "copying the dump into memory to repair it: %s at %llu: %s",
+		 what, (unsigned long long)off, errno ? strerror(errno) : "end of file");
+	free(buf);
+	close(mfd);
+	return -EIO;
+}
+
+void kx_kdesc__free(struct kx_kdesc *k)
+{
+	free(k->lying);
+	k->lying = NULL;
+	k->nlying = k->cap = 0;
+}
