@@ -69,8 +69,14 @@ static void forsake_ctx(struct kx_dump *d)
  * descriptors zeroed (their pages unreadable), when it fits in a quarter
  * of this machine's memory; else it is not read.
  */
+static int flat_filled(const void *flat, uint64_t off, uint64_t len)
+{
+	return kx_flat__filled(flat, off, len);
+}
+
 static enum kx_error check_descriptors(struct kx_dump *d, int fd, char *msg, size_t msglen)
 {
+	int cut = kx_flat__truncated(d->flat);
 	struct kx_kdesc k;
 	struct stat st;
 	uint64_t size, cap;
@@ -80,45 +86,59 @@ static enum kx_error check_descriptors(struct kx_dump *d, int fd, char *msg, siz
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0)
 		return KX_OK;
 	size = (uint64_t)st.st_size;
-	ret = kx_kdesc__scan(fd, size, &k, why, sizeof(why));
+	ret = kx_kdesc__scan(fd, size, cut ? flat_filled : NULL, d->flat, &k, why, sizeof(why));
 	if (ret < 0) {
-		kx_set_msg(msg, msglen, "vmcore %s: %s", d->path, why);
+		kx_set_msg(msg, msglen, "vmcore %s: %s%s", d->path,
+			   cut ? "flattened dump cut short, and " : "", why);
 		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DUMP;
+	}
+	if (cut && !k.kdump) {
+		/* an ELF image's lost bytes would be read as zeros */
+		kx_set_msg(msg, msglen, "vmcore %s: flattened dump cut short and not "
+			   "kdump-compressed: what is lost cannot be told from zeros", d->path);
+		return KX_ERR_DUMP;
 	}
 	if (d->verbose && k.descs)
 		fprintf(stderr, "dump: %llu page descriptors checked\n",
 			(unsigned long long)k.descs);
 	d->kdump_signed = k.kdump;
-	if (!k.nlying)
+	if (k.ncut)
+		fprintf(stderr,
+			"warning: vmcore %s: %zu of its %llu pages were in the part of the file "
+			"that is lost: they are unreadable\n",
+			d->path, k.ncut, (unsigned long long)k.descs);
+	if (!k.nzero) {
+		kx_kdesc__free(&k);
 		return KX_OK;
+	}
 	cap = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE) / 4;
 	if (size > cap) {
 		kx_set_msg(msg, msglen,
-			"vmcore %s: %zu of its %llu page descriptors claim a compressed page "
-			"larger than a page (%u bytes, the block is %u): libkdumpfile %s would "
-			"write past its buffer reading them, and the dump (%llu MiB) is too large "
-			"to repair in memory (a quarter of it: %llu MiB); libkdumpfile 0.5.4 or "
-			"later reads it safely",
-			d->path, k.nlying, (unsigned long long)k.descs, k.first_size, k.block,
-			KDUMPFILE_VERSION_STRING, (unsigned long long)(size >> 20),
-			(unsigned long long)(cap >> 20));
+			"vmcore %s: %zu of its %llu page descriptors %s, and the dump (%llu MiB) "
+			"is too large to repair in memory (a quarter of it: %llu MiB)%s",
+			d->path, k.nzero, (unsigned long long)k.descs,
+			k.nlying ? "claim a compressed page larger than a page" :
+				   "point past where the file was cut",
+			(unsigned long long)(size >> 20), (unsigned long long)(cap >> 20),
+			k.nlying ? "; libkdumpfile 0.5.4 or later reads it safely" : "");
 		kx_kdesc__free(&k);
 		return KX_ERR_DUMP;
 	}
 	ret = kx_kdesc__repair(fd, size, &k, &d->repaired, why, sizeof(why));
 	if (ret) {
-		kx_set_msg(msg, msglen, "vmcore %s: %zu page descriptors lie, and %s",
-			d->path, k.nlying, why);
+		kx_set_msg(msg, msglen, "vmcore %s: %zu page descriptors to zero, and %s",
+			d->path, k.nzero, why);
 		kx_kdesc__free(&k);
 		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DUMP;
 	}
-	fprintf(stderr,
-		"warning: vmcore %s: %zu of its %llu page descriptors claim a compressed page "
-		"larger than a page (the first: %u bytes, the block is %u): those pages are "
-		"unreadable; the dump is read from a copy in memory (%llu MiB) with them "
-		"zeroed, libkdumpfile %s would write past its buffer\n",
-		d->path, k.nlying, (unsigned long long)k.descs, k.first_size, k.block,
-		(unsigned long long)(size >> 20), KDUMPFILE_VERSION_STRING);
+	if (k.nlying)
+		fprintf(stderr,
+			"warning: vmcore %s: %zu of its %llu page descriptors claim a compressed "
+			"page larger than a page (the first: %u bytes, the block is %u): those "
+			"pages are unreadable; the dump is read from a copy in memory (%llu MiB) "
+			"with them zeroed, libkdumpfile %s would write past its buffer\n",
+			d->path, k.nlying, (unsigned long long)k.descs, k.first_size, k.block,
+			(unsigned long long)(size >> 20), KDUMPFILE_VERSION_STRING);
 	kx_kdesc__free(&k);
 	return KX_OK;
 }
@@ -164,9 +184,14 @@ static enum kx_error open_vmcore(struct kx_dump *d, const char *path,
 		d->flat_by_lib = 1;
 again:
 	if (!d->flat_by_lib)
-		ret = kx_flat__open(d->fd, path, &d->flat, msg, msglen);
+		ret = kx_flat__open(d->fd, path, d->force, &d->flat, msg, msglen);
 	if (ret < 0)
 		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DUMP;
+	if (kx_flat__truncated(d->flat)) {
+		/* --force: read what is there (check_descriptors() says what is not) */
+		fprintf(stderr, "warning: %s; read as far as it goes (--force)\n", msg);
+		msg[0] = '\0';
+	}
 	fd = d->flat ? kx_flat__fd(d->flat) : d->fd;
 	if (!d->flat_by_lib) {
 		e = check_descriptors(d, fd, msg, msglen);

@@ -72,7 +72,87 @@ struct kx_flat {
 	uint64_t image_size;
 	uint64_t records;
 	uint64_t memory;
+	/*
+	 * A file cut short, read with --force: the image has holes where
+	 * the lost records belonged, which read as zeros. What the records
+	 * read did fill, sorted and merged, tells them apart.
+	 */
+	int truncated;
+	struct kx_flat_range {
+		uint64_t off, end;
+	} *filled;
+	size_t nfilled, capfilled;
 };
+
+static int add_filled(struct kx_flat *flat, uint64_t off, uint64_t end)
+{
+	if (flat->nfilled && flat->filled[flat->nfilled - 1].end == off) {
+		flat->filled[flat->nfilled - 1].end = end;
+		return 0;
+	}
+	if (flat->nfilled == flat->capfilled) {
+		size_t cap = flat->capfilled ? flat->capfilled * 2 : 256;
+		struct kx_flat_range *p = realloc(flat->filled, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		flat->filled = p;
+		flat->capfilled = cap;
+	}
+	flat->filled[flat->nfilled].off = off;
+	flat->filled[flat->nfilled++].end = end;
+	return 0;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct kx_flat_range *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* sorted, overlapping and adjacent ranges merged */
+static void merge_filled(struct kx_flat *flat)
+{
+	size_t i, n = 0;
+
+	if (!flat->nfilled)
+		return;
+	qsort(flat->filled, flat->nfilled, sizeof(*flat->filled), cmp_range);
+	for (i = 1; i < flat->nfilled; i++) {
+		if (flat->filled[i].off <= flat->filled[n].end) {
+			if (flat->filled[i].end > flat->filled[n].end)
+				flat->filled[n].end = flat->filled[i].end;
+		} else {
+			flat->filled[++n] = flat->filled[i];
+		}
+	}
+	flat->nfilled = n + 1;
+}
+
+int kx_flat__filled(const struct kx_flat *flat, uint64_t off, uint64_t len)
+{
+	size_t lo = 0, hi;
+
+	if (!flat || !flat->truncated)
+		return 1;
+	hi = flat->nfilled;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (flat->filled[mid].end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < flat->nfilled && flat->filled[lo].off <= off &&
+	       off + len <= flat->filled[lo].end;
+}
+
+int kx_flat__truncated(const struct kx_flat *flat)
+{
+	return flat && flat->truncated;
+}
 
 /* Read exactly @len bytes at @off; 0, -EIO, or -ENODATA at end of file. */
 static int read_full(int fd, void *buf, size_t len, uint64_t off)
@@ -144,7 +224,7 @@ static int rearrange(struct kx_flat *flat, int fd, const char *path,
 				 path, (unsigned long long)pos,
 				 ret == -ENODATA ? "end of file" : strerror(-ret));
 			ret = ret == -ENODATA ? -EIO : ret;
-			goto out;
+			goto cut;
 		}
 		off = (int64_t)be64toh((uint64_t)rec.offset);
 		size = (int64_t)be64toh((uint64_t)rec.size);
@@ -188,7 +268,7 @@ static int rearrange(struct kx_flat *flat, int fd, const char *path,
 					 ret == -ENODATA ? "end of file" :
 							   strerror(-ret));
 				ret = ret == -ENODATA ? -EIO : ret;
-				goto out;
+				goto cut;
 			}
 			ret = write_full(flat->fd, buf, n, (uint64_t)off + done);
 			if (ret) {
@@ -200,6 +280,11 @@ static int rearrange(struct kx_flat *flat, int fd, const char *path,
 					 strerror(-ret));
 				goto out;
 			}
+			if (flat->truncated &&
+			    add_filled(flat, (uint64_t)off + done, (uint64_t)off + done + n)) {
+				ret = -ENOMEM;
+				goto out;
+			}
 			pos += n;
 			done += n;
 		}
@@ -208,6 +293,16 @@ static int rearrange(struct kx_flat *flat, int fd, const char *path,
 			flat->image_size = (uint64_t)(off + size);
 	}
 	ret = 0;
+	goto out;
+cut:
+	/*
+	 * --force: what was read is kept (the whole records and the part of
+	 * the last one in the file); the caller says which bytes are holes
+	 */
+	if (flat && flat->truncated && ret == -EIO) {
+		merge_filled(flat);
+		ret = 0;
+	}
 out:
 	free(buf);
 	return ret;
@@ -248,7 +343,7 @@ int kx_flat__by_lib(void)
 #endif
 }
 
-int kx_flat__open(int fd, const char *path, struct kx_flat **out, char *msg,
+int kx_flat__open(int fd, const char *path, int force, struct kx_flat **out, char *msg,
 		  size_t msglen)
 {
 	struct mdf_header hdr;
@@ -257,6 +352,8 @@ int kx_flat__open(int fd, const char *path, struct kx_flat **out, char *msg,
 	int ret;
 
 	*out = NULL;
+	if (msglen)
+		msg[0] = '\0';
 	ret = read_full(fd, &hdr, sizeof(hdr), 0);
 	if (ret == -ENODATA)
 		return 0;	/* too short to be flattened; libkdumpfile decides */
@@ -285,9 +382,16 @@ int kx_flat__open(int fd, const char *path, struct kx_flat **out, char *msg,
 			 strerror(errno));
 		goto out;
 	}
+	flat->truncated = force;	/* until the end mark is met */
 	ret = rearrange(flat, fd, path, 0, msg, msglen);
 	if (ret)
 		goto out;
+	if (flat->truncated && !msg[0]) {
+		flat->truncated = 0;	/* whole after all */
+		free(flat->filled);
+		flat->filled = NULL;
+		flat->nfilled = flat->capfilled = 0;
+	}
 	/* the size may end in a hole the last record did not fill */
 	if (ftruncate(flat->fd, (off_t)flat->image_size) ||
 	    fcntl(flat->fd, F_ADD_SEALS,
@@ -312,6 +416,7 @@ void kx_flat__close(struct kx_flat *flat)
 		return;
 	if (flat->fd >= 0)
 		close(flat->fd);
+	free(flat->filled);
 	free(flat);
 }
 

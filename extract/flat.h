@@ -16,8 +16,15 @@ struct kx_flat;
  * 0 with *@flat set; if it is not, return 0 with *@flat NULL. On error
  * return -errno with a message naming the file, offset and cause.
  */
-int kx_flat__open(int fd, const char *path, struct kx_flat **flat, char *msg,
+/*
+ * With @force, a file cut short is rearranged as far as it goes: 0 with
+ * the reason in @msg, and kx_flat__truncated() true.
+ */
+int kx_flat__open(int fd, const char *path, int force, struct kx_flat **flat, char *msg,
 		  size_t msglen);
+int kx_flat__truncated(const struct kx_flat *flat);
+/* Did the records read fill [off, off + len) of the image? (1 when whole) */
+int kx_flat__filled(const struct kx_flat *flat, uint64_t off, uint64_t len);
 void kx_flat__close(struct kx_flat *flat);
 /* 1 if @fd starts with a flattened dump's header, 0 if not, or -errno */
 int kx_flat__probe(int fd);

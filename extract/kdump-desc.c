@@ -20,6 +20,10 @@
  * Reading them costs 24 bytes per dumped page (about 1% of a compressed
  * dump), read sequentially.
  *
+ * In a flattened file cut short and read with --force (flat.c), the
+ * descriptors whose data was in the lost part are zeroed the same way:
+ * the image holds zeros there, which would otherwise be read as a page.
+ *
  * A lying descriptor is made harmless in a copy of the image in memory
  * (memfd) with its size and flags zeroed: libkdumpfile then refuses that
  * page ("Wrong page size: 0"), which ktrace counts as unreadable when it
@@ -107,7 +111,23 @@ static int try_header(const unsigned char *raw, int width, int big, struct kd_hd
 	return (uint64_t)8 * h->bitmap_blocks * block >= h->max_mapnr;
 }
 
-int kx_kdesc__scan(int fd, uint64_t size, struct kx_kdesc *out, char *msg, size_t msglen)
+static int add_zeroed(struct kx_kdesc *out, uint64_t at)
+{
+	if (out->nzero == out->cap) {
+		size_t cap = out->cap ? out->cap * 2 : 16;
+		uint64_t *p = realloc(out->zero, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		out->zero = p;
+		out->cap = cap;
+	}
+	out->zero[out->nzero++] = at;
+	return 0;
+}
+
+int kx_kdesc__scan(int fd, uint64_t size, int (*filled)(const void *, uint64_t, uint64_t),
+		   const void *arg, struct kx_kdesc *out, char *msg, size_t msglen)
 {
 	unsigned char raw[512], sub[104], *bits = NULL, *descs = NULL;
 	uint64_t max_pfn, start = 0, end = UINT64_MAX, off, bitmap_bytes, bitmap_pfns;
@@ -170,6 +190,11 @@ int kx_kdesc__scan(int fd, uint64_t size, struct kx_kdesc *out, char *msg, size_
 	if (off >= size || bitmap_bytes > size - off || desc_off > size)
 		return 0;	/* libkdumpfile cannot read the bitmap either */
 	out->block = h.block;
+	if (filled && !filled(arg, off, bitmap_bytes)) {
+		snprintf(msg, msglen, "the page bitmap (%llu bytes at %llu) is not all in the file",
+			 (unsigned long long)bitmap_bytes, (unsigned long long)off);
+		return -EIO;
+	}
 	bits = malloc(bitmap_bytes ? bitmap_bytes : 1);
 	if (!bits)
 		goto nomem;
@@ -208,22 +233,25 @@ int kx_kdesc__scan(int fd, uint64_t size, struct kx_kdesc *out, char *msg, size_
 		}
 		for (k = 0; k < n; k++, i++) {
 			const unsigned char *d = descs + k * KD_DESC_SIZE;
+			uint64_t at = desc_off + i * KD_DESC_SIZE, doff = get64(&h, d);
 			uint32_t dsize = get32(&h, d + 8), flags = get32(&h, d + 12);
 
-			if (!(flags & KD_COMPRESSED) || dsize <= h.block)
+			if ((flags & KD_COMPRESSED) && dsize > h.block) {
+				if (!out->nlying)
+					out->first_size = dsize;
+				out->nlying++;
+			} else if (filled && !filled(arg, at, KD_DESC_SIZE)) {
+				/* lost itself: zeros, which libkdumpfile refuses */
+				out->ncut++;
 				continue;
-			if (out->nlying == out->cap) {
-				size_t cap = out->cap ? out->cap * 2 : 16;
-				uint64_t *p = realloc(out->lying, cap * sizeof(*p));
-
-				if (!p)
-					goto nomem;
-				out->lying = p;
-				out->cap = cap;
+			} else if (filled && !filled(arg, doff, dsize)) {
+				/* its data was in the part of the file that is lost */
+				out->ncut++;
+			} else {
+				continue;
 			}
-			if (!out->nlying)
-				out->first_size = dsize;
-			out->lying[out->nlying++] = desc_off + i * KD_DESC_SIZE;
+			if (add_zeroed(out, at))
+				goto nomem;
 		}
 	}
 	ret = 0;
@@ -279,8 +307,8 @@ int kx_kdesc__repair(int fd, uint64_t size, const struct kx_kdesc *k, int *repai
 	}
 	/* size and flags (bytes 8..15 of the descriptor) zeroed */
 	what = "repairing the copy";
-	for (i = 0; i < k->nlying; i++)
-		if (pwrite(mfd, zero, sizeof(zero), (off_t)(k->lying[i] + 8)) != sizeof(zero))
+	for (i = 0; i < k->nzero; i++)
+		if (pwrite(mfd, zero, sizeof(zero), (off_t)(k->zero[i] + 8)) != sizeof(zero))
 			goto fail;
 	what = "sealing the copy";
 	if (fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL))
@@ -298,7 +326,7 @@ fail:
 
 void kx_kdesc__free(struct kx_kdesc *k)
 {
-	free(k->lying);
-	k->lying = NULL;
-	k->nlying = k->cap = 0;
+	free(k->zero);
+	k->zero = NULL;
+	k->nzero = k->nlying = k->ncut = k->cap = 0;
 }

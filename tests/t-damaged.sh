@@ -223,6 +223,40 @@ if "$(dirname "$0")/../scripts/make-damaged-kdump" >/dev/null; then
 			fi
 		done
 	done
+	# a flattened file cut short (an interrupted copy): refused, and with
+	# --force read as far as it goes; pages whose bytes are lost are
+	# unreadable, never read as the zeros the image holds there
+	run -x "$V61" -i global "$DK/cut-end.flat"
+	expect "cut-end.flat" 3 "cut-end\.flat: flattened dump truncated: no record header or end mark"
+	run -x "$V61" -i global "$VMCORES/k6.1/vmcore.flat"
+	cp "$out" "$want"
+	run -x "$V61" -i global --force "$DK/cut-end.flat"
+	if [ $rc = 0 ] && cmp -s "$out" "$want" && grep -q "read as far as it goes (--force)" "$err"; then
+		ok "cut-end.flat --force: exit 0, the whole file's $(grep -vc '^#' "$out") lines (only the end mark is lost)"
+	else
+		nok "cut-end.flat --force: exit $rc, $(cmp "$out" "$want" 2>&1 | head -n1) $(head -c 300 "$err" | tr '\n' ' ')"
+	fi
+	run -x "$V61" -i global --force "$DK/cut95.flat"
+	lossy=$(grep -E "unreadable: [1-9]|corrupt \(skipped\): [1-9]|zero-filled: [1-9]|anomalies: [1-9]" "$err" | head -n 1)
+	extra=$(grep -v '^#' "$out" | grep -v '^CPU:.*LOST' | grep -vxF -f "$TRUTH" | head -n 1)
+	if signalled $rc; then
+		nok "cut95.flat --force: killed by signal $((rc - 128))"
+	elif ! grep -Eq "[0-9]+ of its [0-9]+ pages were in the part of the file that is lost" "$err"; then
+		nok "cut95.flat --force: the lost pages not counted: $(head -c 300 "$err" | tr '\n' ' ')"
+	elif [ -n "$extra" ]; then
+		nok "cut95.flat --force: a line the kernel did not print: $extra"
+	elif [ $rc != 0 ] && [ $rc != 10 ]; then
+		nok "cut95.flat --force: exit $rc: $(tail -n1 "$err")"
+	elif [ -n "$lossy" ] && [ $rc != 10 ] || [ -z "$lossy" ] && [ $rc != 0 ]; then
+		nok "cut95.flat --force: exit $rc, loss: ${lossy:-none}"
+	else
+		ok "cut95.flat --force: exit $rc, $(grep -vc '^#' "$out") kernel lines and nothing else, $(grep -Eo '[0-9]+ of its [0-9]+ pages were in the part' "$err")"
+	fi
+	run -x "$V61" --force "$DK/cut50.flat"
+	if signalled $rc; then nok "cut50.flat --force: killed by signal $((rc - 128))"
+	elif [ $rc = 3 ] || [ $rc = 6 ]; then
+		expect "cut50.flat --force" $rc "pages were in the part of the file that is lost"
+	else nok "cut50.flat --force: exit $rc, want 3 or 6 (its page tables are lost)"; fi
 else
 	nok "scripts/make-damaged-kdump failed"
 fi
