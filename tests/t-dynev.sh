@@ -56,6 +56,12 @@ for c in $(cases); do
 			"$dir/truth/global.trace" &&
 			ok "$c: the kernel accepted a module event and printed its records" ||
 			nok "$c: the kernel's trace has no ktrace_modev_state line with its names"
+		# the kernel's printf rules, not the C library's: zeros under
+		# %#x, %#06x, %#X and %.0d (the comparison below holds them to it)
+		grep -qa ' ktrace_modev_num: x=0x0 x6=0x0000 x10=0x00000000 X=0X0 lx=0x0 o=0 d0=0 u0=0 x0=0 ' \
+			"$dir/truth/global.trace" &&
+			ok "$c: the kernel printed zeros under %#x, %#06x, %#X, %.0d its own way" ||
+			nok "$c: the kernel's trace has no ktrace_modev_num line of zeros (remake the fixture)"
 	else
 		[ -s "$dir/truth/dynamic_events" ] || { nok "$c: no truth/dynamic_events (remake the fixture)"; continue; }
 		kinds "$c" "$dir"

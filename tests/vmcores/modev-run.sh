@@ -3,7 +3,8 @@
 # ktrace_modev.ko (tests/kmod/ktrace-modev, loaded at boot) defines
 # ktrace_modev:ktrace_modev_state with an enum, __print_symbolic(),
 # __print_flags() and %pS of its own code; the guest enables it, fires it
-# (echo N > /sys/module/ktrace_modev/parameters/fire) between markers and
+# (echo N > /sys/module/ktrace_modev/parameters/fire) between markers, with
+# ktrace_modev_num (zeros under %#x, %#06x, %.0d: the kernel's printf rules), and
 # saves the kernel's trace file as the truth (global.trace).
 . /workload.env
 T=/sys/kernel/tracing

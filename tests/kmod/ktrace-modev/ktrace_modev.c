@@ -24,9 +24,11 @@ static int fire_set(const char *val, const struct kernel_param *kp)
 
 	if (err)
 		return err;
-	for (i = 0; i < n && i < 1000; i++)
+	for (i = 0; i < n && i < 1000; i++) {
 		trace_ktrace_modev_state(i, i % 4, i & 7, (unsigned long)modev_work + (i % 2),
 					 modev_work(i) & 1 ? "odd" : "even");
+		trace_ktrace_modev_num(i);
+	}
 	return 0;
 }
 

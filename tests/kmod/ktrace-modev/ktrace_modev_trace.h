@@ -48,6 +48,34 @@ TRACE_EVENT(ktrace_modev_state,
 		  (void *)__entry->fn, __entry->tag)
 );
 
+/*
+ * The kernel's vsnprintf() rules where they are not the C library's:
+ * %#x of 0 is "0x0" (glibc "0"), %#06x of 0 "0x0000" (glibc "000000"),
+ * %.0d of 0 "0" (glibc ""), %#X "0X..."; fired with zeros (i = 0),
+ * positive and negative values.
+ */
+TRACE_EVENT(ktrace_modev_num,
+	TP_PROTO(unsigned int i),
+	TP_ARGS(i),
+	TP_STRUCT__entry(
+		__field(unsigned int, x)
+		__field(unsigned long, lx)
+		__field(int, d)
+		__field(unsigned char, c)
+	),
+	TP_fast_assign(
+		__entry->x = i * 0x1111u;
+		__entry->lx = (unsigned long)i << 36;
+		__entry->d = i & 1 ? -(int)i * 7 : (int)i * 1000;
+		__entry->c = (unsigned char)(i * 85);
+	),
+	TP_printk("x=%#x x6=%#06x x10=%#010x X=%#X lx=%#lx o=%#o d0=%.0d u0=%.0u x0=%.0x "
+		  "w=%-6d| pd=%+d sd=% d p5=%.5d c=%#hhx",
+		  __entry->x, __entry->x, __entry->x, __entry->x, __entry->lx, __entry->x,
+		  __entry->d, __entry->x, __entry->x, __entry->d, __entry->d, __entry->d,
+		  __entry->d, __entry->c)
+);
+
 #endif /* _KTRACE_MODEV_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH
