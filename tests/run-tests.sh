@@ -11,6 +11,8 @@
 # makedumpfile checked against our fixtures: minutes each, and none of it
 # is the core's rendering, which the other tests cover on every fixture.
 # "run-tests.sh --full-only" lists them (.ci/run runs one of them a run).
+# KTRACE_JOBS=N: shell tests N at a time (default: the online CPUs), the
+# longest first; each test's lines are printed together when it ends.
 set -u
 cd "$(dirname "$0")/.."
 O=${O:-build}
@@ -39,17 +41,29 @@ wanted() {
 	return 1
 }
 
-run_one() {
+# start_one NAME CMD...: run a test in the background, its output, status
+# and time in $work/NAME.{out,rc,time}
+start_one() {
 	local name=$1; shift
-	local out rc np nf ns t0=$SECONDS
-	# a hang is a failure, not the end of the run (KTRACE_TEST_TIMEOUT s each)
-	out=$(timeout --kill-after=30 "${KTRACE_TEST_TIMEOUT:-2400}" "$@" 2>&1); rc=$?
-	[ "$rc" = 124 ] && out="$out
-not ok - timed out after ${KTRACE_TEST_TIMEOUT:-2400} s"
-	printf '%s\n' "$out" | sed "s|^|[$name] |"
-	np=$(printf '%s\n' "$out" | grep -c '^ok - ')
-	nf=$(printf '%s\n' "$out" | grep -c '^not ok - ')
-	ns=$(printf '%s\n' "$out" | grep -c '^skip - ')
+	(
+		t0=$SECONDS
+		# a hang is a failure, not the end of the run (KTRACE_TEST_TIMEOUT s each)
+		timeout --kill-after=30 "${KTRACE_TEST_TIMEOUT:-2400}" "$@" >"$work/$name.out" 2>&1
+		rc=$?
+		[ "$rc" = 124 ] && echo "not ok - timed out after ${KTRACE_TEST_TIMEOUT:-2400} s" >>"$work/$name.out"
+		echo $((SECONDS - t0)) >"$work/$name.time"
+		echo "$rc" >"$work/$name.rc.tmp" && mv "$work/$name.rc.tmp" "$work/$name.rc"
+	) &
+}
+
+# report NAME: print a finished test's output and count its results
+report() {
+	local name=$1 rc np nf ns tt
+	rc=$(cat "$work/$name.rc") tt=$(cat "$work/$name.time")
+	sed "s|^|[$name] |" "$work/$name.out"
+	np=$(grep -c '^ok - ' "$work/$name.out")
+	nf=$(grep -c '^not ok - ' "$work/$name.out")
+	ns=$(grep -c '^skip - ' "$work/$name.out")
 	if [ "$rc" = 77 ]; then
 		[ "$ns" = 0 ] && ns=1
 	elif [ "$rc" != 0 ] && [ "$nf" = 0 ]; then
@@ -61,9 +75,34 @@ not ok - timed out after ${KTRACE_TEST_TIMEOUT:-2400} s"
 		echo "[$name] not ok - exited 0 without a result line"
 	fi
 	pass=$((pass + np)); fail=$((fail + nf)); skip=$((skip + ns))
-	echo "[$name] took $((SECONDS - t0)) s"
-	times+=("$((SECONDS - t0)) $name")
+	echo "[$name] took $tt s"
+	times+=("$tt $name")
 	[ "$nf" != 0 ] && failed_names+=("$name")
+	rm -f "$work/$name".*
+}
+
+# run_all NAME=CMD...: the tests, KTRACE_JOBS at a time (default: the
+# online CPUs), each reported whole when it ends
+run_all() {
+	local jobs=${KTRACE_JOBS:-$(nproc)} running=() next f name still
+	[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+	while [ $# -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
+		while [ $# -gt 0 ] && [ ${#running[@]} -lt "$jobs" ]; do
+			next=$1; shift
+			name=${next%%=*}
+			echo "== $name"
+			# shellcheck disable=SC2086
+			start_one "$name" ${next#*=}
+			running+=("$name")
+		done
+		wait -n 2>/dev/null || sleep 1
+		still=()
+		for name in "${running[@]}"; do
+			if [ -f "$work/$name.rc" ]; then report "$name"; else still+=("$name"); fi
+		done
+		running=("${still[@]}")
+	done
+	wait
 }
 
 if [ -z "${KTRACE_NO_FIXTURES:-}" ] && [ -x scripts/make-vmcores ]; then
@@ -76,16 +115,43 @@ if [ -z "${KTRACE_NO_FIXTURES:-}" ] && [ -x scripts/make-vmcores ]; then
 	fi
 fi
 
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# what tests share is made before they run side by side: the crash
+# extensions several of them build, the damaged dumps (each made by one
+# test, but made here once so that no two makes meet)
+if [ "${KTRACE_JOBS:-$(nproc)}" != 1 ]; then
+	if [ -z "${KTRACE_SANITIZE:-}" ] && command -v crash >/dev/null && [ -f /usr/include/crash/defs.h ]; then
+		make -s O="$O" "$O/ktrace.so" >/dev/null 2>&1
+		defs=${KTRACE_CACHE:-$HOME/.cache/ktrace}/crash-8.0.6/root/usr/include/crash/defs.h
+		[ -f "$defs" ] && make -s O="$O-crash806" CRASH_DEFS="$defs" "$O-crash806/ktrace.so" >/dev/null 2>&1
+	fi
+fi
+
+units=()
 for t in "$O"/tests/*; do
 	[ -x "$t" ] || continue
 	case "$t" in *.sh) continue;; esac
 	# unit programs named probe-* need arguments; their shell test drives them
 	case "$(basename "$t")" in probe-*) continue;; esac
 	wanted "$(basename "$t")" || wanted units || continue
-	echo "== $(basename "$t")"
-	run_one "$(basename "$t")" "$t"
+	units+=("$(basename "$t")=$t")
+done
+KTRACE_JOBS=1 run_all "${units[@]}"
+
+# the longest first (their last measured times), so that the workers end together
+LONGEST="t-crash t-btf t-dmesg t-lttng t-ticket t-jobs t-fuzz-smoke t-profile t-target t-tracedat t-latency t-fastfmt t-truth"
+shells=()
+for n in $LONGEST; do
+	[ -f "tests/$n.sh" ] && shells+=("tests/$n.sh")
 done
 for t in tests/t-*.sh; do
+	case " $LONGEST " in *" $(basename "$t" .sh) "*) continue ;; esac
+	shells+=("$t")
+done
+tests=()
+for t in "${shells[@]}"; do
 	[ -f "$t" ] || continue
 	wanted "$(basename "$t" .sh)" || continue
 	if tiered "$(basename "$t" .sh)"; then
@@ -93,9 +159,9 @@ for t in tests/t-*.sh; do
 		skip=$((skip + 1))
 		continue
 	fi
-	echo "== $t"
-	run_one "$(basename "$t" .sh)" bash "$t"
+	tests+=("$(basename "$t" .sh)=bash $t")
 done
+run_all "${tests[@]}"
 echo "slowest: $(printf '%s\n' "${times[@]}" | sort -rn | head -5 | awk '{ printf "%s%s %ss", (NR > 1 ? ", " : ""), $2, $1 }')"
 [ ${#failed_names[@]} -gt 0 ] && echo "failed: ${failed_names[*]}"
 echo "$pass passed, $fail failed, $skip skipped"
