@@ -106,6 +106,11 @@ $(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIB_SRCS) lib/*.h lib/*/*.h include/ktra
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LIB_LIBS)
 
+# the dump containers: extract/'s flat.c and kdump-desc.c, and libkdumpfile
+$(O)/fuzz/fuzz-kdump: tests/fuzz/fuzz-kdump.c extract/flat.c extract/kdump-desc.c extract/*.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(KDUMP_CFLAGS) -o $@ $< extract/flat.c extract/kdump-desc.c -lkdumpfile
+
 fuzzers: $(FUZZERS)
 
 # make fuzz FUZZ_TIME=600: each fuzzer for FUZZ_TIME seconds, one after the other

@@ -145,8 +145,25 @@ int kx_kdesc__scan(int fd, uint64_t size, int (*filled)(const void *, uint64_t, 
 		return 0;	/* libkdumpfile refuses it */
 	max_pfn = h.max_mapnr;
 	if (h.version >= 1) {
+		uint64_t noff = 0, nsize = 0;
+
 		if (read_at(fd, sub, sizeof(sub), h.block))
 			return 0;
+		/* the notes (4+) or the vmcoreinfo (3) libkdumpfile reads whole */
+		if (h.version >= 4) {
+			noff = get64(&h, sub + (h.width == 4 ? 32 : 48));
+			nsize = h.width == 4 ? get32(&h, sub + 40) : get64(&h, sub + 56);
+		} else if (h.version == 3) {
+			noff = get64(&h, sub + (h.width == 4 ? 20 : 32));
+			nsize = h.width == 4 ? get32(&h, sub + 28) : get64(&h, sub + 40);
+		}
+		if (nsize && (noff > size || nsize > size - noff)) {
+			snprintf(msg, msglen, "its kdump header puts %llu bytes of %s at %llu, "
+				 "beyond the file's %llu", (unsigned long long)nsize,
+				 h.version >= 4 ? "notes" : "vmcoreinfo", (unsigned long long)noff,
+				 (unsigned long long)size);
+			return -EINVAL;
+		}
 		if (h.width == 4) {
 			if (h.version >= 2 && get32(&h, sub + 8)) {
 				start = get32(&h, sub + 12);
@@ -174,8 +191,11 @@ int kx_kdesc__scan(int fd, uint64_t size, int (*filled)(const void *, uint64_t, 
 		}
 	}
 	/* read_bitmap(): a partial dump's bitmap is the second half */
-	if (h.sub_blocks < 0)
-		return 0;
+	if (h.sub_blocks < 0) {
+		snprintf(msg, msglen, "its kdump header has a negative sub-header size (%d)",
+			 h.sub_blocks);
+		return -EINVAL;
+	}
 	off = (1 + (uint64_t)h.sub_blocks) * h.block;
 	desc_off = off + (uint64_t)h.bitmap_blocks * h.block;
 	bitmap_bytes = (uint64_t)h.bitmap_blocks * h.block;
@@ -187,8 +207,13 @@ int kx_kdesc__scan(int fd, uint64_t size, int (*filled)(const void *, uint64_t, 
 	}
 	if (end > bitmap_pfns)
 		end = bitmap_pfns;
-	if (off >= size || bitmap_bytes > size - off || desc_off > size)
-		return 0;	/* libkdumpfile cannot read the bitmap either */
+	if (off >= size || bitmap_bytes > size - off || desc_off > size) {
+		/* libkdumpfile cannot read it either, after a malloc() of its size */
+		snprintf(msg, msglen, "its kdump header puts a page bitmap of %llu bytes at "
+			 "%llu, beyond the file's %llu", (unsigned long long)bitmap_bytes,
+			 (unsigned long long)off, (unsigned long long)size);
+		return -EINVAL;
+	}
 	out->block = h.block;
 	if (filled && !filled(arg, off, bitmap_bytes)) {
 		snprintf(msg, msglen, "the page bitmap (%llu bytes at %llu) is not all in the file",
@@ -262,7 +287,7 @@ nomem:
 out:
 	free(bits);
 	free(descs);
-	if (ret < 0 && ret != -ENOMEM)
+	if (ret < 0 && ret != -ENOMEM && ret != -EINVAL)
 		ret = -EIO;
 	if (ret < 0)
 		kx_kdesc__free(out);
