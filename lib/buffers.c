@@ -368,6 +368,7 @@ int kt_buffers__load(struct kt_session *s)
 	const struct kt_layout *l = &s->l;
 	uint64_t global, head, pos;
 	struct kt_seen seen = { 0 };
+	bool met_global = false;
 	struct kt_buffer *b;
 	uint32_t ncpu;
 	int n = 0, err;
@@ -391,11 +392,21 @@ int kt_buffers__load(struct kt_session *s)
 	if (err)
 		return err;
 
-	/* instances: the ftrace_trace_arrays list, bounded, global skipped */
-	if (kt_symbol(s, "ftrace_trace_arrays", &head))
+	/*
+	 * instances: the ftrace_trace_arrays list, bounded, global skipped.
+	 * Every kernel with ftrace has the list (global_trace is on it):
+	 * without it, or with it broken, instances may be missing unseen,
+	 * which is counted (buffers_unread), never silent.
+	 */
+	if (kt_symbol(s, "ftrace_trace_arrays", &head)) {
+		kt_warn(s, "symbol ftrace_trace_arrays not found: instances, if any, not read");
+		s->buffers_unread++;
 		return 0;
+	}
 	if (kt_read_u64(s, head + l->lh_next.off, &pos)) {
-		kt_warn(s, "cannot read ftrace_trace_arrays at 0x%llx", (unsigned long long)head);
+		kt_warn(s, "cannot read ftrace_trace_arrays at 0x%llx: instances, if any, not read",
+			(unsigned long long)head);
+		s->buffers_unread++;
 		return 0;
 	}
 	while (pos != head) {
@@ -404,6 +415,7 @@ int kt_buffers__load(struct kt_session *s)
 		if (++n > KT_MAX_INSTANCES) {
 			kt_warn(s, "ftrace_trace_arrays: more than %d entries, list loops?",
 				KT_MAX_INSTANCES);
+			s->buffers_unread++;
 			break;
 		}
 		err = kt_seen__add(&seen, pos);
@@ -412,20 +424,32 @@ int kt_buffers__load(struct kt_session *s)
 		if (err) {
 			kt_warn(s, "ftrace_trace_arrays: entry 0x%llx met twice, the list loops",
 				(unsigned long long)pos);
+			s->buffers_unread++;
 			break;
 		}
+		if (tr == global)
+			met_global = true;
 		if (tr != global) {
 			b = buffer_load(s, tr, false);
-			if (!b)
+			if (!b) {
 				kt_warn(s, "%s", kt_last_error());
+				s->buffers_unread++;
+			}
 			else if ((err = add_with_snapshot(s, b)))
 				goto out;
 		}
 		if (kt_read_u64(s, pos + l->lh_next.off, &pos)) {
 			kt_warn(s, "ftrace_trace_arrays: broken next pointer at 0x%llx",
 				(unsigned long long)pos);
+			s->buffers_unread++;
 			break;
 		}
+	}
+	/* the list walked to its end without global_trace: it is not the kernel's */
+	if (pos == head && !met_global) {
+		kt_warn(s, "ftrace_trace_arrays does not hold global_trace: the instance list is "
+			   "damaged, instances may be missing");
+		s->buffers_unread++;
 	}
 	err = 0;
 out:

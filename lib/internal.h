@@ -293,6 +293,7 @@ struct kt_session {
 	void *kallsyms_else_ctx;
 	uint64_t addrs_unnamed;		/* kt_symbol_lookup()s no table could answer */
 	uint64_t addrs_substituted;	/* ... answered by the kallsyms_else table */
+	uint64_t buffers_unread;	/* instances the list walk could not read or reach */
 	bool kallsyms_substitute;	/* s->kallsyms came from kallsyms_else */
 	bool kallsyms_borrowed;	/* kt_open_opts.kallsyms: the caller frees it */
 	/*

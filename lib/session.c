@@ -239,6 +239,7 @@ void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
 	}
 	loss->addrs_unnamed = __atomic_load_n(&s->addrs_unnamed, __ATOMIC_RELAXED);
 	loss->addrs_substituted = __atomic_load_n(&s->addrs_substituted, __ATOMIC_RELAXED);
+	loss->buffers_unread = s->buffers_unread;
 	/* the kernel log, once it was read; its counts are its own members */
 	if (s->klog) {
 		struct kt_loss ll;
@@ -262,7 +263,7 @@ bool kt_loss__any(const struct kt_loss *l)
 	       l->pages_zero || l->list_anomalies || l->events_unknown ||
 	       l->events_unrendered || l->log_corrupt || l->log_unreadable || l->records_bad ||
 	       l->addrs_unnamed || l->addrs_substituted || l->ptrs_unhashed ||
-	       l->options_unread;
+	       l->options_unread || l->buffers_unread;
 }
 
 void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
@@ -290,6 +291,9 @@ void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 		fprintf(out, "%scode addresses printed as numbers where the kernel printed a "
 			     "symbol (no kallsyms could name them): %llu\n", prefix,
 			(unsigned long long)l->addrs_unnamed);
+	if (l->buffers_unread)
+		fprintf(out, "%strace buffers not read (an instance, or the instance list, "
+			     "damaged): %llu\n", prefix, (unsigned long long)l->buffers_unread);
 	if (l->options_unread)
 		fprintf(out, "%sbuffers printed with the default options (theirs not in the dump): "
 			     "%llu\n", prefix, (unsigned long long)l->options_unread);

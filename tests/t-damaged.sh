@@ -120,6 +120,16 @@ want_except "$D/short-ring.lost"
 in_order "ring closing early"
 absent "ring closing early" "$D/short-ring.lost"
 
+# the instance list emptied (global_trace, always on it, is not): the
+# instance is gone from it, which is said and counted, never silent
+run -x "$V61" "$D/no-instances.elf"
+expect "instance list emptied" 10 "ftrace_trace_arrays does not hold global_trace" \
+	"trace buffers not read \(an instance, or the instance list, damaged\): 1"
+grep -v '^#' "$TRUTH" >"$want"
+in_order "instance list emptied"
+run -x "$V61" --list "$D/no-instances.elf"
+expect "instance list emptied, --list" 10 "ftrace_trace_arrays does not hold global_trace"
+
 # the wrong vmlinux (5.10's for a 6.1 dump)
 if [ -n "$V510" ]; then
 	run -x "$V510" "$VMCORES/k6.1/vmcore.kdump"

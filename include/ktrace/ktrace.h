@@ -79,6 +79,11 @@ struct kt_loss {
 	/* buffers whose options (trace_flags) could not be read: printed with
 	 * the kernel's default options, which may not be what it printed */
 	uint64_t options_unread;
+	/* trace buffers the kernel had that could not be read: an instance
+	 * whose trace_array or ring buffer is damaged, or the instance list
+	 * (ftrace_trace_arrays) missing, broken or looping, so that the
+	 * instances past the break are not known */
+	uint64_t buffers_unread;
 };
 
 struct kt_open_opts {
