@@ -304,6 +304,14 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 		kt_session__loss(s, &l);
 		if (o->list_only && relay_lost(s))
 			return KT_EXIT_PARTIAL;
+		/* the table printed is not the kernel's whole table */
+		if (o->events && l.events_unread) {
+			if (!o->quiet)
+				fprintf(stderr, "ktrace-extract: event table entries not read (the "
+					"ftrace_events list or an entry damaged): %llu\n",
+					(unsigned long long)l.events_unread);
+			return KT_EXIT_PARTIAL;
+		}
 		return kt_loss__any(&l) ? KT_EXIT_PARTIAL : status;
 	}
 	return kx_run_status(o, s, only);

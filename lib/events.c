@@ -341,6 +341,7 @@ int kt_events__load(struct kt_session *s)
 		if (++n > KT_MAX_EVENTS) {
 			kt_warn(s, "ftrace_events: more than %d entries, the list loops",
 				KT_MAX_EVENTS);
+			s->events_unread++;
 			break;
 		}
 		err = kt_seen__add(&seen, pos);
@@ -349,6 +350,7 @@ int kt_events__load(struct kt_session *s)
 		if (err) {
 			kt_warn(s, "ftrace_events: entry 0x%llx met twice, the list loops",
 				(unsigned long long)pos);
+			s->events_unread++;
 			err = 0;
 			break;
 		}
@@ -377,6 +379,7 @@ int kt_events__load(struct kt_session *s)
 		if (kt_read_u64(s, pos + l->lh_next.off, &pos)) {
 			kt_warn(s, "ftrace_events: broken next pointer after 0x%llx",
 				(unsigned long long)call);
+			s->events_unread++;
 			break;
 		}
 	}
@@ -387,6 +390,12 @@ int kt_events__load(struct kt_session *s)
 		return err;
 	if (bad)
 		kt_warn(s, "%d of %d trace_event_call entries could not be read", bad, n);
+	s->events_unread += (uint64_t)bad;
+	/* a kernel with ftrace has hundreds of events: an empty list is damaged */
+	if (!n) {
+		kt_warn(s, "ftrace_events is empty: the event table is damaged");
+		s->events_unread++;
+	}
 	if (s->nr_events)	/* qsort(NULL, 0, ...) is undefined */
 		qsort(s->events, s->nr_events, sizeof(*s->events), cmp_event);
 	return 0;

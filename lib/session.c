@@ -240,6 +240,7 @@ void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
 	loss->addrs_unnamed = __atomic_load_n(&s->addrs_unnamed, __ATOMIC_RELAXED);
 	loss->addrs_substituted = __atomic_load_n(&s->addrs_substituted, __ATOMIC_RELAXED);
 	loss->buffers_unread = s->buffers_unread;
+	loss->events_unread = s->events_unread;
 	/* the kernel log, once it was read; its counts are its own members */
 	if (s->klog) {
 		struct kt_loss ll;
@@ -291,6 +292,9 @@ void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 		fprintf(out, "%scode addresses printed as numbers where the kernel printed a "
 			     "symbol (no kallsyms could name them): %llu\n", prefix,
 			(unsigned long long)l->addrs_unnamed);
+	if (l->events_unread)
+		fprintf(out, "%sevent table entries not read (the ftrace_events list or an entry "
+			     "damaged): %llu\n", prefix, (unsigned long long)l->events_unread);
 	if (l->buffers_unread)
 		fprintf(out, "%strace buffers not read (an instance, or the instance list, "
 			     "damaged): %llu\n", prefix, (unsigned long long)l->buffers_unread);

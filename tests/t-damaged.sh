@@ -130,6 +130,15 @@ in_order "instance list emptied"
 run -x "$V61" --list "$D/no-instances.elf"
 expect "instance list emptied, --list" 10 "ftrace_trace_arrays does not hold global_trace"
 
+# the event list cut at its 200th entry: --events prints the part it has
+# and says the table is not whole (exit 10); the trace counts the records
+# of the events it lost as unknown
+run -x "$V61" --events "$D/cut-events.elf"
+expect "event list cut, --events" 10 "ftrace_events: broken next pointer" \
+	"event table entries not read \(the ftrace_events list or an entry damaged\): [1-9]"
+run -x "$V61" "$D/cut-events.elf"
+expect "event list cut" 10 "unknown event ids: [1-9]" "event table entries not read"
+
 # the wrong vmlinux (5.10's for a 6.1 dump)
 if [ -n "$V510" ]; then
 	run -x "$V510" "$VMCORES/k6.1/vmcore.kdump"

@@ -84,6 +84,11 @@ struct kt_loss {
 	 * (ftrace_trace_arrays) missing, broken or looping, so that the
 	 * instances past the break are not known */
 	uint64_t buffers_unread;
+	/* entries of the event table (ftrace_events) that could not be read, one
+	 * more when the list was cut (broken, looping, empty): the table is not
+	 * whole. Not in kt_loss__any(): a record of a missing event is counted
+	 * in events_unknown; the table itself (--events) is partial */
+	uint64_t events_unread;
 };
 
 struct kt_open_opts {
