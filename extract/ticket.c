@@ -196,6 +196,17 @@ int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_
 			(unsigned long long)misses, (unsigned long long)hits);
 	}
 	ret = kx_run_status(o, s, NULL);
+	/*
+	 * a kernel with a printk ring whose log could not be read: the ticket
+	 * lacks dmesg.txt and timeline.txt, which is a loss (a kernel before
+	 * 5.10, whose log ktrace does not read, is not: ENOENT)
+	 */
+	if (!kt_session__log(s) && errno != ENOENT) {
+		fprintf(stderr, "ktrace-extract: ticket %s: no dmesg.txt nor timeline.txt: %s\n",
+			o->ticket, kt_last_error());
+		if (ret == KT_EXIT_OK)
+			ret = KT_EXIT_PARTIAL;
+	}
 	sync_stderr(o);
 	return ret;
 }

@@ -139,6 +139,18 @@ expect "event list cut, --events" 10 "ftrace_events: broken next pointer" \
 run -x "$V61" "$D/cut-events.elf"
 expect "event list cut" 10 "unknown event ids: [1-9]" "event table entries not read"
 
+# the printk ring's descriptor array pointer wrapped: --dmesg names it
+# (exit 6: no readable log); a ticket lacks its log, which is a loss
+run -x "$V61" --dmesg "$D/prb-wrap.elf"
+expect "printk descs pointer wrapped, --dmesg" 6 "kernel log: cannot read prb->desc_ring.descs at 0x[0-9a-f]+"
+tdir=$(mktemp -d)
+run -x "$V61" --ticket "$tdir/t" "$D/prb-wrap.elf"
+expect "printk descs pointer wrapped, --ticket" 10 "no dmesg.txt nor timeline.txt: kernel log: cannot read prb->desc_ring.descs"
+[ -s "$tdir/t/trace.txt" ] && [ ! -e "$tdir/t/dmesg.txt" ] && grep -q '^kernel log: none (kernel log: cannot read' "$tdir/t/summary.txt" &&
+	ok "printk descs pointer wrapped, --ticket: the trace is in it, the summary says why the log is not" ||
+	nok "printk descs pointer wrapped, --ticket: $(ls "$tdir/t" | tr '\n' ' ')"
+rm -rf "$tdir"
+
 # the wrong vmlinux (5.10's for a 6.1 dump)
 if [ -n "$V510" ]; then
 	run -x "$V510" "$VMCORES/k6.1/vmcore.kdump"
