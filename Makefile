@@ -102,9 +102,16 @@ FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=u
 	-fno-omit-frame-pointer -std=gnu11 -D_GNU_SOURCE -Iinclude -Ilib -Itests/unit $(TEP_CFLAGS)
 FUZZERS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(wildcard tests/fuzz/fuzz-*.c))
 
-$(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIB_SRCS) lib/*.h lib/*/*.h include/ktrace/*.h tests/unit/*.h
+# libktrace compiled once for all of them (coverage and sanitizers, no main)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(O)/fuzz/obj/%.o)
+
+$(O)/fuzz/obj/%.o: %.c lib/*.h lib/*/*.h include/ktrace/*.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LIB_LIBS)
+	$(FUZZ_CC) $(subst -fsanitize=fuzzer,-fsanitize=fuzzer-no-link,$(FUZZ_FLAGS)) -c -o $@ $<
+
+$(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_LIB_OBJS) tests/unit/*.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_OBJS) $(LIB_LIBS)
 
 # the dump containers: extract/'s flat.c and kdump-desc.c, and libkdumpfile
 $(O)/fuzz/fuzz-kdump: tests/fuzz/fuzz-kdump.c extract/flat.c extract/kdump-desc.c extract/*.h

@@ -11,5 +11,5 @@ if ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' |
 	echo "skip - $FUZZ_CC cannot link -fsanitize=fuzzer (libclang-rt-dev missing)"
 	exit 77
 fi
-make -s fuzzers O="${O:-build}" >/dev/null 2>&1 || { nok "make fuzzers failed"; finish; }
+make -s -j"$(nproc)" fuzzers O="${O:-build}" >/dev/null 2>&1 || { nok "make fuzzers failed"; finish; }
 O=${O:-build} FUZZ_SEED_SAMPLE=${FUZZ_SEED_SAMPLE:-60} tests/fuzz/run "${FUZZ_SMOKE_TIME:-5}"
