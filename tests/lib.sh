@@ -86,10 +86,13 @@ cases() {
 	done
 }
 # all_cases: every generated case, the tracing-off one included
+# (make check: the same pick as cases(); make check-full: all of them)
 all_cases() {
 	local d
 	for d in "$VMCORES"/*/case.env; do
-		[ -f "$d" ] && has_recipe "$d" && basename "$(dirname "$d")"
+		[ -f "$d" ] && has_recipe "$d" || continue
+		sanitize_pick "$(basename "$(dirname "$d")")" || continue
+		basename "$(dirname "$d")"
 	done
 }
 finish() { [ "$FAILED" = 0 ]; exit $?; }
