@@ -19,8 +19,10 @@
  *    conversion, width, precision) (render.c), which prints it with
  *    kprintf.c: in place, before libtraceevent parses the format, rather
  *    than a repair of its text afterwards (which cannot tell a "0" the
- *    kernel printed from one it did not). The other integer conversions
- *    (flags '-', '+', ' ', '0' and a width) print the same both ways
+ *    kernel printed from one it did not). So do the '+' and ' ' flags,
+ *    which libtraceevent 1.7.1's parser does not know, and the h and hh
+ *    sizes, which it prints wrongly. The other integer conversions (flags
+ *    '-', '0' and a width) print the same both ways
  *    (tests/unit/test-kprintf.c) and stay with libtraceevent.
  */
 #include <ctype.h>

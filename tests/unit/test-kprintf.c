@@ -274,6 +274,10 @@ static const struct {
 	/* operations as arguments (dax's "pfn %#llx", REC->pfn_val & ~(...)) */
 	{ "\"m=%#x n=%.0d o=%#lx\", REC->five & 4, REC->z & 1, REC->zl | (REC->five << 8)",
 	  "m=0x4 n=0 o=0x500", true },
+	/* flags libtraceevent 1.7.1 does not parse, sizes it prints wrongly */
+	{ "\"q=%+d r=% d s=%+d t=%hhx u=%#hx v=%hhd|\", REC->five, REC->five, REC->z, REC->w, "
+	  "REC->w, REC->w",
+	  "q=+5 r= 5 s=+0 t=fc u=0xfffc v=-4|", false },
 	/* '*': a width of -4 is '-' and 4, the precision 2 */
 	{ "\"w=%*.*d| v=%.*x|\", REC->w, REC->p, REC->z, REC->p, REC->z", "w=00  | v=00|",
 	  true },
