@@ -27,7 +27,16 @@ recipes=$(cd "$(dirname "$0")/vmcores" && pwd)
 for env in "$cache"/vmcores/*/case.env; do
 	[ -e "$env" ] || continue
 	# this tree's cases only, not the benchmark's (EXPLICIT=1)
-	r=$recipes/$(basename "$(dirname "$env")").recipe
+	c=$(basename "$(dirname "$env")")
+	r=$recipes/$c.recipe
+	# make check: every kernel's base case, each in every dump format (the
+	# target reads the dump; a feature case is the same kernel and formats);
+	# make check-full and KTRACE_CASES: every case
+	if [ -n "${KTRACE_CASES:-}" ]; then
+		[[ " $KTRACE_CASES " == *" $c "* ]] || continue
+	elif [ "${KTRACE_TIER:-core}" != full ] && ! [[ $c =~ ^k([0-9]+\.[0-9]+(-rt)?|sid|bpo)$ ]]; then
+		continue
+	fi
 	[ -f "$r" ] && ! grep -q '^EXPLICIT=1' "$r" && cases+=("$(dirname "$env")")
 done
 if [ ${#cases[@]} -eq 0 ]; then

@@ -10,6 +10,9 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
 command -v trace-cmd >/dev/null || { echo "skip - trace-cmd not installed"; exit 77; }
+# what is ours here (writing trace.dat) runs under the sanitizers in t-jobs
+# and t-ticket; this test is trace-cmd's reading of it, which make check runs
+[ -n "${KTRACE_SANITIZE:-}" ] && { echo "skip - trace-cmd reading our trace.dat: make check runs it; the sanitizers see the writing in t-jobs and t-ticket"; exit 77; }
 command -v perl >/dev/null || { echo "skip - perl not installed"; exit 77; }
 
 tmp=$(mktemp -d)
