@@ -54,13 +54,18 @@ EOF
 }
 
 n=0
-declare -A release_of profile_of
+# profiles made from a vmlinux alone depend on that vmlinux only: made once
+# per kernel, each case of it reads with them
+declare -A release_of profile_of dwarf_of btf_of
 for c in $(cases); do
 	dir=$VMCORES/$c
 	unset CASE VMLINUX SYSTEM_MAP RELEASE FORMATS
 	. "$dir/case.env"
 	[ -f "$VMLINUX" ] || { nok "$c: $VMLINUX missing"; continue; }
 	n=$((n + 1))
+	if [ -n "${dwarf_of[$VMLINUX]:-}" ]; then
+		prof=${dwarf_of[$VMLINUX]} bprof=${btf_of[$VMLINUX]}
+	else
 	prof=$tmp/$c.dwarf.profile
 	t0=$(date +%s.%N)
 	run mk-$c --make-profile "$prof" -x "$VMLINUX"
@@ -70,8 +75,6 @@ for c in $(cases); do
 		continue
 	fi
 	ok "$c: profile from DWARF: $(stat -c %s "$prof") bytes, $(grep -c '^enum' "$prof") enumerators, $(printf '%.1f' "$(echo "$t1 - $t0" | bc)") s"
-	release_of[$c]=$RELEASE
-	profile_of[$c]=$prof
 	bprof=$tmp/$c.btf.profile
 	if [ -n "${SYSTEM_MAP:-}" ] && [ -f "$SYSTEM_MAP" ] &&
 		readelf -SW "$VMLINUX" 2>/dev/null | grep -q ' \.BTF '; then
@@ -86,7 +89,16 @@ for c in $(cases); do
 		skip "$c: no .BTF in the vmlinux or no System.map: BTF path not tested"
 		bprof=
 	fi
-	for fmt in $FORMATS; do
+	dwarf_of[$VMLINUX]=$prof btf_of[$VMLINUX]=$bprof
+	fi
+	release_of[$c]=$RELEASE
+	profile_of[$c]=$prof
+	# make check: a feature case in its first dump format (the base
+	# case of each kernel in all of them); make check-full: all formats
+	fmts=$FORMATS
+	[ "${KTRACE_TIER:-core}" != full ] && [ -z "${KTRACE_CASES:-}" ] &&
+		! [[ $c =~ ^k([0-9]+\.[0-9]+(-rt)?|sid|bpo)$ ]] && fmts=${FORMATS%% *}
+	for fmt in $fmts; do
 		core=$dir/vmcore.$fmt
 		[ -f "$core" ] || continue
 		# the reference: DWARF
