@@ -112,22 +112,14 @@ static enum kx_error check_descriptors(struct kx_dump *d, int fd, char *msg, siz
 		return KX_OK;
 	}
 	cap = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE) / 4;
-	if (size > cap) {
-		kx_set_msg(msg, msglen,
-			"vmcore %s: %zu of its %llu page descriptors %s, and the dump (%llu MiB) "
-			"is too large to repair in memory (a quarter of it: %llu MiB)%s",
+	ret = kx_kdesc__repair(fd, size, &k, cap, &d->repaired, why, sizeof(why));
+	if (ret) {
+		kx_set_msg(msg, msglen, "vmcore %s: %zu of its %llu page descriptors %s, and %s%s%s",
 			d->path, k.nzero, (unsigned long long)k.descs,
 			k.nlying ? "claim a compressed page larger than a page" :
 				   "point past where the file was cut",
-			(unsigned long long)(size >> 20), (unsigned long long)(cap >> 20),
-			k.nlying ? "; libkdumpfile 0.5.4 or later reads it safely" : "");
-		kx_kdesc__free(&k);
-		return KX_ERR_DUMP;
-	}
-	ret = kx_kdesc__repair(fd, size, &k, &d->repaired, why, sizeof(why));
-	if (ret) {
-		kx_set_msg(msg, msglen, "vmcore %s: %zu page descriptors to zero, and %s",
-			d->path, k.nzero, why);
+			why, ret == -EFBIG ? " (a quarter of RAM)" : "",
+			ret == -EFBIG && k.nlying ? "; libkdumpfile 0.5.4 or later reads it safely" : "");
 		kx_kdesc__free(&k);
 		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DUMP;
 	}

@@ -48,6 +48,7 @@
 #include <libkdumpfile/kdumpfile.h>
 
 #include "flat.h"
+#include "io.h"
 
 #define MDF_SIGNATURE "makedumpfile"
 #define MDF_HEADER_SIZE 4096
@@ -154,47 +155,6 @@ int kx_flat__truncated(const struct kx_flat *flat)
 	return flat && flat->truncated;
 }
 
-/* Read exactly @len bytes at @off; 0, -EIO, or -ENODATA at end of file. */
-static int read_full(int fd, void *buf, size_t len, uint64_t off)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -ENODATA;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int write_full(int fd, const void *buf, size_t len, uint64_t off)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * Copy every record to its place; @pos starts after the file header.
  * With @flat NULL only walk the record headers to the end mark (the file
@@ -216,7 +176,7 @@ static int rearrange(struct kx_flat *flat, int fd, const char *path,
 		int64_t off, size;
 		uint64_t done;
 
-		ret = read_full(fd, &rec, sizeof(rec), pos);
+		ret = kx_pread_full(fd, &rec, sizeof(rec), pos);
 		if (ret) {
 			snprintf(msg, msglen,
 				 "vmcore %s: flattened dump truncated: no record "
@@ -259,7 +219,7 @@ static int rearrange(struct kx_flat *flat, int fd, const char *path,
 					   (size_t)((uint64_t)size - done) :
 					   bufsize;
 
-			ret = read_full(fd, buf, n, pos);
+			ret = kx_pread_full(fd, buf, n, pos);
 			if (ret) {
 				snprintf(msg, msglen,
 					 "vmcore %s: flattened dump truncated: "
@@ -270,7 +230,7 @@ static int rearrange(struct kx_flat *flat, int fd, const char *path,
 				ret = ret == -ENODATA ? -EIO : ret;
 				goto cut;
 			}
-			ret = write_full(flat->fd, buf, n, (uint64_t)off + done);
+			ret = kx_pwrite_full(flat->fd, buf, n, (uint64_t)off + done);
 			if (ret) {
 				snprintf(msg, msglen,
 					 "vmcore %s: cannot hold the rearranged "
@@ -311,7 +271,7 @@ out:
 int kx_flat__probe(int fd)
 {
 	struct mdf_header hdr;
-	int ret = read_full(fd, &hdr, sizeof(hdr), 0);
+	int ret = kx_pread_full(fd, &hdr, sizeof(hdr), 0);
 
 	if (ret == -ENODATA)
 		return 0;
@@ -354,7 +314,7 @@ int kx_flat__open(int fd, const char *path, int force, struct kx_flat **out, cha
 	*out = NULL;
 	if (msglen)
 		msg[0] = '\0';
-	ret = read_full(fd, &hdr, sizeof(hdr), 0);
+	ret = kx_pread_full(fd, &hdr, sizeof(hdr), 0);
 	if (ret == -ENODATA)
 		return 0;	/* too short to be flattened; libkdumpfile decides */
 	if (ret) {

@@ -41,6 +41,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "io.h"
 #include "kdump-desc.h"
 
 #define KD_MIN_BLOCK 4096u		/* libkdumpfile's MIN_PAGE_SIZE */
@@ -57,24 +58,6 @@ struct kd_hdr {
 	uint32_t bitmap_blocks, max_mapnr;
 };
 
-static int read_at(int fd, void *buf, size_t len, uint64_t off)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static uint32_t get32(const struct kd_hdr *h, const unsigned char *p)
 {
 	uint32_t v;
@@ -90,6 +73,26 @@ static uint64_t get64(const struct kd_hdr *h, const unsigned char *p)
 	memcpy(&v, p, 8);
 	return h->big ? be64toh(v) : le64toh(v);
 }
+
+/* an unsigned long of the dumped machine */
+static uint64_t get_long(const struct kd_hdr *h, const unsigned char *p)
+{
+	return h->width == 4 ? get32(h, p) : get64(h, p);
+}
+
+/*
+ * Where struct kdump_sub_header's fields lie for a 32-bit and a 64-bit
+ * machine (makedumpfile's diskdump_mod.h): the split flag (int), the
+ * split's start and end pfns (longs; from version 6 the 64-bit ones with
+ * max_mapnr_64 after them), and the offset (off_t) and size (long) of the
+ * vmcoreinfo (version 3) and of the notes (4+).
+ */
+static const struct kd_sub_at {
+	unsigned split, split_start, vmcoreinfo, notes, split_start64;
+} kd_sub_at[2] = {
+	{ 8, 12, 20, 32, 56 },	/* 32-bit */
+	{ 12, 16, 32, 48, 80 },	/* 64-bit */
+};
 
 /* try_header() of libkdumpfile, on one of the four readings of the header */
 static int try_header(const unsigned char *raw, int width, int big, struct kd_hdr *h)
@@ -136,7 +139,7 @@ int kx_kdesc__scan(int fd, uint64_t size, int (*filled)(const void *, uint64_t, 
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (read_at(fd, raw, sizeof(raw), 0) ||
+	if (kx_pread_full(fd, raw, sizeof(raw), 0) ||
 	    (memcmp(raw, "KDUMP   ", 8) && memcmp(raw, "DISKDUMP", 8)))
 		return 0;	/* not ours to check: libkdumpfile says what it is */
 	out->kdump = 1;
@@ -147,15 +150,17 @@ int kx_kdesc__scan(int fd, uint64_t size, int (*filled)(const void *, uint64_t, 
 	if (h.version >= 1) {
 		uint64_t noff = 0, nsize = 0;
 
-		if (read_at(fd, sub, sizeof(sub), h.block))
+		if (kx_pread_full(fd, sub, sizeof(sub), h.block))
 			return 0;
+		const struct kd_sub_at *at = &kd_sub_at[h.width == 8];
+
 		/* the notes (4+) or the vmcoreinfo (3) libkdumpfile reads whole */
 		if (h.version >= 4) {
-			noff = get64(&h, sub + (h.width == 4 ? 32 : 48));
-			nsize = h.width == 4 ? get32(&h, sub + 40) : get64(&h, sub + 56);
+			noff = get64(&h, sub + at->notes);
+			nsize = get_long(&h, sub + at->notes + 8);
 		} else if (h.version == 3) {
-			noff = get64(&h, sub + (h.width == 4 ? 20 : 32));
-			nsize = h.width == 4 ? get32(&h, sub + 28) : get64(&h, sub + 40);
+			noff = get64(&h, sub + at->vmcoreinfo);
+			nsize = get_long(&h, sub + at->vmcoreinfo + 8);
 		}
 		if (nsize && (noff > size || nsize > size - noff)) {
 			snprintf(msg, msglen, "its kdump header puts %llu bytes of %s at %llu, "
@@ -164,30 +169,16 @@ int kx_kdesc__scan(int fd, uint64_t size, int (*filled)(const void *, uint64_t, 
 				 (unsigned long long)size);
 			return -EINVAL;
 		}
-		if (h.width == 4) {
-			if (h.version >= 2 && get32(&h, sub + 8)) {
-				start = get32(&h, sub + 12);
-				end = get32(&h, sub + 16);
+		if (h.version >= 2 && get32(&h, sub + at->split)) {
+			start = get_long(&h, sub + at->split_start);
+			end = get_long(&h, sub + at->split_start + h.width);
+		}
+		if (h.version >= 6) {
+			if (get32(&h, sub + at->split)) {
+				start = get64(&h, sub + at->split_start64);
+				end = get64(&h, sub + at->split_start64 + 8);
 			}
-			if (h.version >= 6) {
-				if (get32(&h, sub + 8)) {
-					start = get64(&h, sub + 56);
-					end = get64(&h, sub + 64);
-				}
-				max_pfn = get64(&h, sub + 72);
-			}
-		} else {
-			if (h.version >= 2 && get32(&h, sub + 12)) {
-				start = get64(&h, sub + 16);
-				end = get64(&h, sub + 24);
-			}
-			if (h.version >= 6) {
-				if (get32(&h, sub + 12)) {
-					start = get64(&h, sub + 80);
-					end = get64(&h, sub + 88);
-				}
-				max_pfn = get64(&h, sub + 96);
-			}
+			max_pfn = get64(&h, sub + at->split_start64 + 16);
 		}
 	}
 	/* read_bitmap(): a partial dump's bitmap is the second half */
@@ -223,7 +214,7 @@ int kx_kdesc__scan(int fd, uint64_t size, int (*filled)(const void *, uint64_t, 
 	bits = malloc(bitmap_bytes ? bitmap_bytes : 1);
 	if (!bits)
 		goto nomem;
-	if (read_at(fd, bits, bitmap_bytes, off)) {
+	if (kx_pread_full(fd, bits, bitmap_bytes, off)) {
 		snprintf(msg, msglen, "cannot read the page bitmap at %llu: %s",
 			 (unsigned long long)off, strerror(errno ? errno : EIO));
 		goto out;
@@ -251,7 +242,7 @@ int kx_kdesc__scan(int fd, uint64_t size, int (*filled)(const void *, uint64_t, 
 	for (i = 0; i < ndesc;) {
 		uint64_t n = ndesc - i < KD_CHUNK / KD_DESC_SIZE ? ndesc - i : KD_CHUNK / KD_DESC_SIZE, k;
 
-		if (read_at(fd, descs, n * KD_DESC_SIZE, desc_off + i * KD_DESC_SIZE)) {
+		if (kx_pread_full(fd, descs, n * KD_DESC_SIZE, desc_off + i * KD_DESC_SIZE)) {
 			snprintf(msg, msglen, "cannot read page descriptors at %llu",
 				 (unsigned long long)(desc_off + i * KD_DESC_SIZE));
 			goto out;
@@ -294,59 +285,85 @@ out:
 	return ret;
 }
 
-int kx_kdesc__repair(int fd, uint64_t size, const struct kx_kdesc *k, int *repaired,
-		     char *msg, size_t msglen)
+int kx_kdesc__repair(int fd, uint64_t size, const struct kx_kdesc *k, uint64_t cap,
+		     int *repaired, char *msg, size_t msglen)
 {
 	static const unsigned char zero[8];
+	uint64_t off, start, end, data = 0;
 	char *buf = NULL;
-	uint64_t off = 0;
+	const char *what;
 	size_t i;
-	int mfd;
+	int mfd, err = 0;
 
 	*repaired = -1;
+	/*
+	 * Only the data is copied (a flattened dump's image is a sparse memfd
+	 * whose end may lie anywhere its records say): the copy is as sparse,
+	 * and @cap bounds the bytes copied, not the image's length.
+	 */
+	for (off = 0; kx_data_extent(fd, off, size, &start, &end) > 0; off = end)
+		data += end - start;
+	if (data > cap) {
+		snprintf(msg, msglen, "its %llu MiB of data are more than can be copied "
+			 "into memory (%llu MiB)", (unsigned long long)(data >> 20),
+			 (unsigned long long)(cap >> 20));
+		return -EFBIG;
+	}
 	mfd = memfd_create("ktrace-kdump-repaired", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (mfd < 0) {
 		snprintf(msg, msglen, "memfd_create: %s", strerror(errno));
 		return -errno;
 	}
-	const char *what = "malloc";
-
-	buf = malloc(KD_CHUNK);
-	if (!buf)
+	what = "sizing the copy";
+	off = 0;
+	if (ftruncate(mfd, (off_t)size)) {
+		err = -errno;
 		goto fail;
-	for (off = 0; off < size;) {
-		size_t n = size - off < KD_CHUNK ? (size_t)(size - off) : KD_CHUNK;
-		ssize_t w;
+	}
+	what = "malloc";
+	buf = malloc(KD_CHUNK);
+	if (!buf) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (off = 0; kx_data_extent(fd, off, size, &start, &end) > 0; off = end) {
+		for (off = start; off < end;) {
+			size_t n = end - off < KD_CHUNK ? (size_t)(end - off) : KD_CHUNK;
 
-		errno = 0;
-		what = "reading the dump";
-		if (read_at(fd, buf, n, off))
-			goto fail;
-		what = "writing the copy";
-		w = pwrite(mfd, buf, n, (off_t)off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto fail;
-		off += (uint64_t)w;
+			what = "reading the dump";
+			err = kx_pread_full(fd, buf, n, off);
+			if (err)
+				goto fail;
+			what = "writing the copy";
+			err = kx_pwrite_full(mfd, buf, n, off);
+			if (err)
+				goto fail;
+			off += n;
+		}
 	}
 	/* size and flags (bytes 8..15 of the descriptor) zeroed */
 	what = "repairing the copy";
-	for (i = 0; i < k->nzero; i++)
-		if (pwrite(mfd, zero, sizeof(zero), (off_t)(k->zero[i] + 8)) != sizeof(zero))
+	for (i = 0; i < k->nzero; i++) {
+		off = k->zero[i] + 8;
+		err = kx_pwrite_full(mfd, zero, sizeof(zero), off);
+		if (err)
 			goto fail;
+	}
 	what = "sealing the copy";
-	if (fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL))
+	if (fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)) {
+		err = -errno;
 		goto fail;
+	}
 	free(buf);
 	*repaired = mfd;
 	return 0;
 fail:
 	snprintf(msg, msglen, "copying the dump into memory to repair it: %s at %llu: %s",
-		 what, (unsigned long long)off, errno ? strerror(errno) : "end of file");
+		 what, (unsigned long long)off,
+		 err == -ENODATA ? "end of file" : strerror(-err));
 	free(buf);
 	close(mfd);
-	return -EIO;
+	return err == -ENOMEM ? -ENOMEM : -EIO;
 }
 
 void kx_kdesc__free(struct kx_kdesc *k)

@@ -20,14 +20,19 @@ struct kx_kdesc {
 /*
  * Check every page descriptor of the kdump-compressed image in @fd (@size
  * bytes); with @filled, also those whose data @filled(@arg, offset, size)
- * says is not in the image (a truncated flattened file's holes). 0 (a file that is not kdump-compressed, or one libkdumpfile
- * refuses, is left alone: @out->descs 0), or -errno with @msg.
+ * says is not in the image (a truncated flattened file's holes). 0 (a
+ * file that is not kdump-compressed, or one libkdumpfile refuses, is left
+ * alone: @out->descs 0), or -errno with @msg.
  */
 int kx_kdesc__scan(int fd, uint64_t size, int (*filled)(const void *, uint64_t, uint64_t),
 		   const void *arg, struct kx_kdesc *out, char *msg, size_t msglen);
-/* A sealed memfd copy of the image with the lying descriptors zeroed. */
-int kx_kdesc__repair(int fd, uint64_t size, const struct kx_kdesc *k, int *repaired,
-		     char *msg, size_t msglen);
+/*
+ * A sealed memfd copy of the image with the lying descriptors zeroed, as
+ * sparse as the image: 0 with *@repaired, -EFBIG when the image holds more
+ * than @cap bytes of data, -ENOMEM or -EIO; @msg says why.
+ */
+int kx_kdesc__repair(int fd, uint64_t size, const struct kx_kdesc *k, uint64_t cap,
+		     int *repaired, char *msg, size_t msglen);
 void kx_kdesc__free(struct kx_kdesc *k);
 
 #endif /* KTRACE_EXTRACT_KDUMP_DESC_H */

@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 		kx_kdesc__free(&k);
 		goto out;	/* refused, as extract/dump.c does */
 	}
-	if (k.nzero && kx_kdesc__repair(img, (uint64_t)st.st_size, &k, &repaired, msg,
+	if (k.nzero && kx_kdesc__repair(img, (uint64_t)st.st_size, &k, 64u << 20, &repaired, msg,
 					sizeof(msg))) {
 		kx_kdesc__free(&k);
 		goto out;
