@@ -49,30 +49,38 @@ sanitize_pick() {
 	done
 	return 0
 }
-# crash_ext_for SERIES: "CRASH KTRACE.SO", a crash for dumps of SERIES and
-# this tree's extension built for it, or status 1 (no crash, or under the
-# sanitizers: crash cannot load an ASan build). 6.12 and the rt kernels get
-# crash 8.0.6, unpacked privately (Debian 12's 8.0.2 cannot open 6.12; one
-# crash for both rt kernels); the others Debian's crash. The extension is
-# built in $O (the caller's, absolute) or $O-crash806.
+# crash_ext_for SERIES: "CRASH KTRACE.SO [OPTION...]", a crash for dumps of
+# SERIES, this tree's extension built for it and the options crash needs,
+# or status 1 (no such crash, or under the sanitizers: crash cannot load an
+# ASan build), or 2 (the extension does not build against its defs.h). Debian 12's crash 8.0.2 opens up to 6.1; 6.12 and the rt kernels
+# get trixie's 8.0.6, 7.x sid's 9.0 (scripts/fetch-crash), each unpacked
+# privately, the extension built against its defs.h in $O-crash806 or
+# $O-crashsid ($O: the caller's, absolute). crash 9.0.2 stops at struct
+# module's num_gpl_syms, which 7.x no longer has: --no_modules (the
+# extension reads module symbols itself).
 crash_ext_for() {
-	local root defs=$KTRACE_CACHE/crash-8.0.6/root/usr/include/crash/defs.h
+	local root dir out opts=
 	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	[ -n "${KTRACE_SANITIZE:-}" ] && return 1
 	case $1 in
-	sid | trixie-backports) return 1 ;; # 7.x: crash 8.0.x cannot open them; sid's 9.0 is not fetched yet
-	6.12* | *-rt)
-		[ -x "$KTRACE_CACHE/crash-8.0.6/bin/crash" ] && [ -f "$defs" ] || return 1
-		make -s -C "$root" O="$O-crash806" CRASH_DEFS="$defs" "$O-crash806/ktrace.so" \
-			>/dev/null 2>&1 || return 1
-		echo "$KTRACE_CACHE/crash-8.0.6/bin/crash $O-crash806/ktrace.so"
+	[1-5].* | 6.[01])
+		command -v "${CRASH:-crash}" >/dev/null && [ -f /usr/include/crash/defs.h ] || return 1
+		make -s -C "$root" O="$O" "$O/ktrace.so" >/dev/null 2>&1 || return 2
+		echo "$(command -v "${CRASH:-crash}") $O/ktrace.so"
+		return 0
 		;;
-	*)
-		command -v crash >/dev/null && [ -f /usr/include/crash/defs.h ] || return 1
-		make -s -C "$root" O="$O" "$O/ktrace.so" >/dev/null 2>&1 || return 1
-		echo "crash $O/ktrace.so"
-		;;
+	sid | trixie-backports) dir=$KTRACE_CACHE/crash-sid out=$O-crashsid opts=--no_modules ;;
+	*) dir=$KTRACE_CACHE/crash-8.0.6 out=$O-crash806 ;;
 	esac
+	[ -x "$dir/bin/crash" ] && [ -f "$dir/root/usr/include/crash/defs.h" ] || return 1
+	make -s -C "$root" O="$out" CRASH_DEFS="$dir/root/usr/include/crash/defs.h" \
+		"$out/ktrace.so" >/dev/null 2>&1 || return 2
+	echo "$dir/bin/crash $out/ktrace.so $opts"
+}
+# is_base_case CASE: a kernel's base fixture (k6.1, k6.1-rt, ksid, kbpo), not
+# a feature case; make check reads these in every dump format
+is_base_case() {
+	[[ $1 =~ ^k([0-9]+\.[0-9]+(-rt)?|sid|bpo)$ ]]
 }
 cases() {
 	local d

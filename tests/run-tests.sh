@@ -124,8 +124,10 @@ trap 'rm -rf "$work"' EXIT
 if [ "${KTRACE_JOBS:-$(nproc)}" != 1 ]; then
 	if [ -z "${KTRACE_SANITIZE:-}" ] && command -v crash >/dev/null && [ -f /usr/include/crash/defs.h ]; then
 		make -s O="$O" "$O/ktrace.so" >/dev/null 2>&1
-		defs=${KTRACE_CACHE:-$HOME/.cache/ktrace}/crash-8.0.6/root/usr/include/crash/defs.h
-		[ -f "$defs" ] && make -s O="$O-crash806" CRASH_DEFS="$defs" "$O-crash806/ktrace.so" >/dev/null 2>&1
+		for x in 8.0.6:crash806 sid:crashsid; do
+			defs=${KTRACE_CACHE:-$HOME/.cache/ktrace}/crash-${x%:*}/root/usr/include/crash/defs.h
+			[ -f "$defs" ] && make -s O="$O-${x#*:}" CRASH_DEFS="$defs" "$O-${x#*:}/ktrace.so" >/dev/null 2>&1
+		done
 	fi
 fi
 

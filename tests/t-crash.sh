@@ -6,9 +6,10 @@
 # and "ktrace timeline" what --dmesg and --timeline print; a pipe through a
 # shell command must work.
 #
-# crash 8.0.2 (bookworm) cannot open 6.x dumps newer than it; those cases
-# run under trixie's crash 8.0.6 from scripts/fetch-crash-trixie, with the
-# extension built against that crash's defs.h, or are skipped.
+# Each kernel under a crash that opens it (tests/lib.sh's crash_ext_for):
+# bookworm's crash 8.0.2 up to 6.1, trixie's 8.0.6 for 6.12 and the rt
+# kernels, sid's 9.0 for 7.x (--no_modules), the latter two unpacked by
+# scripts/fetch-crash, with the extension built against each one's defs.h.
 # KTRACE_CRASH_FORMATS="elf kdump flat" adds the flattened dumps (crash
 # reads them too; each format costs one crash start per case).
 # make check runs the base case of each kernel (both formats); make
@@ -19,34 +20,18 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-build}
 case $O in /*) ;; *) O=$ROOT/$O ;; esac
 CRASH_SYS=${CRASH:-$(command -v crash)}
-CRASH_NEW=$KTRACE_CACHE/crash-8.0.6/bin/crash
-DEFS_NEW=$KTRACE_CACHE/crash-8.0.6/root/usr/include/crash/defs.h
 
 [ -n "$CRASH_SYS" ] || { echo "skip - crash is not installed"; exit 77; }
 [ -f /usr/include/crash/defs.h ] || { echo "skip - no /usr/include/crash/defs.h (crash's headers)"; exit 77; }
 [ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
 [ -n "$(cases)" ] || { echo "skip - no vmcore fixtures in $VMCORES (run scripts/make-vmcores)"; exit 77; }
 
-# the extension for each crash, from the same tree as ktrace-extract
-if ! make -s -C "$ROOT" O="$O" "$O/ktrace.so" >/dev/null 2>&1; then
-	nok "make $O/ktrace.so failed"
-	finish
-fi
-EXT_SYS=$O/ktrace.so
-EXT_NEW=
-# crash 8.0.6 for the 6.12 cases: fetched once (scripts/fetch-crash-trixie,
-# cached), so a fresh machine runs every case too
-if [ ! -x "$CRASH_NEW" ] && [ -z "${KTRACE_NO_FETCH:-}" ]; then
-	"$ROOT/scripts/fetch-crash-trixie" >/dev/null 2>"$VMCORES/../fetch-crash.err" ||
-		nok "scripts/fetch-crash-trixie failed: $(tail -n 2 "$VMCORES/../fetch-crash.err" | tr '\n' ' ')"
-fi
-if [ -x "$CRASH_NEW" ] && [ -f "$DEFS_NEW" ]; then
-	if make -s -C "$ROOT" O="$O-crash806" CRASH_DEFS="$DEFS_NEW" "$O-crash806/ktrace.so" \
-		>/dev/null 2>&1; then
-		EXT_NEW=$O-crash806/ktrace.so
-	else
-		nok "make $O-crash806/ktrace.so against crash 8.0.6's defs.h failed"
-	fi
+# the newer crashes: fetched once (cached), so a fresh machine runs every case
+if [ -z "${KTRACE_NO_FETCH:-}" ]; then
+	for suite in trixie sid; do
+		"$ROOT/scripts/fetch-crash" "$suite" >/dev/null 2>"$VMCORES/../fetch-crash.err" ||
+			nok "scripts/fetch-crash $suite failed: $(tail -n 2 "$VMCORES/../fetch-crash.err" | tr '\n' ' ')"
+	done
 fi
 
 tmp=$(mktemp -d)
@@ -73,7 +58,7 @@ run_crash() {
 		echo "bt > $tmp/bt.crash"
 		echo "q"
 	} >"$tmp/cmds"
-	"$crash" -s "$vmlinux" "$core" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
+	"$crash" -s $crash_opts "$vmlinux" "$core" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
 }
 
 # same WHAT GOT WANT: compare, name the first difference
@@ -103,36 +88,24 @@ for c in $(cases); do
 	# ...): what crash adds (its memory, symbols, commands) is the same for
 	# every feature, and each case is a crash start of 20-40 s; the feature
 	# cases run in make check-full (and with KTRACE_CASES)
-	if [ "${KTRACE_TIER:-core}" != full ] && [ -z "${KTRACE_CASES:-}" ] &&
-	   ! [[ $c =~ ^k[0-9]+\.[0-9]+(-rt)?$ ]]; then
+	if [ "${KTRACE_TIER:-core}" != full ] && [ -z "${KTRACE_CASES:-}" ] && ! is_base_case "$c"; then
 		continue
 	fi
 	dir=$VMCORES/$c
 	unset CASE VMLINUX INSTANCES FORMATS SERIES
 	. "$dir/case.env"
-	crash=$CRASH_SYS ext=$EXT_SYS
-	# bookworm's crash 8.0.2 knows kernels up to 6.1 (struct layouts, maple trees)
-	case $SERIES in
-	[1-5].* | 6.[01]) ;;
-	sid | trixie-backports)
-		skip "$c: crash 8.0.x cannot open $RELEASE dumps; sid's crash 9.0 is not fetched by the tests yet"
-		continue
-		;;
-	*)
-		if [ -z "$EXT_NEW" ]; then
-			skip "$c: crash 8.0.2 cannot open $SERIES dumps and crash 8.0.6 is not in" \
-			     "$KTRACE_CACHE/crash-8.0.6 (run scripts/fetch-crash-trixie)"
-			continue
-		fi
-		crash=$CRASH_NEW ext=$EXT_NEW
-		;;
+	cr=$(crash_ext_for "$SERIES")
+	case $? in
+	1) skip "$c: no crash that opens $SERIES dumps (scripts/fetch-crash)"; continue ;;
+	2) nok "$c: the extension does not build against the defs.h of the crash for $SERIES"; continue ;;
 	esac
+	read -r crash ext crash_opts <<<"$cr"
 	# Both dump formats on the base case of each series (k6.1, ...): the
 	# format is crash's business, not the extension's. The feature cases
 	# (options, tracers, sub-buffer sizes) once, on the ELF dump: a crash
 	# session costs 20-40 s, and the suite must stay inside CI's time.
 	fmts=${KTRACE_CRASH_FORMATS:-elf kdump}
-	[ -z "${KTRACE_CRASH_FORMATS:-}" ] && [ "$c" != "k$SERIES" ] && fmts=elf
+	[ -z "${KTRACE_CRASH_FORMATS:-}" ] && ! is_base_case "$c" && fmts=elf
 	for fmt in $fmts; do
 		case " $FORMATS " in *" $fmt "*) ;; *) continue ;; esac
 		core=$dir/vmcore.$fmt

@@ -112,7 +112,7 @@ for c in $(cases); do
 	if cr=$(crash_ext_for "$SERIES"); then
 		set -- $cr
 		printf 'extend %s\nktrace show -i global > %s\nq\n' "$2" "$tmp/crash.txt" >"$tmp/cmds"
-		"$1" -s "$VMLINUX" "$dir/vmcore.elf" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
+		"$1" -s "${@:3}" "$VMLINUX" "$dir/vmcore.elf" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
 		"$KTRACE_BIN" -x "$VMLINUX" -i global "$dir/vmcore.elf" >"$tmp/want" 2>/dev/null
 		[ -s "$tmp/crash.txt" ] && cmp -s "$tmp/crash.txt" "$tmp/want" &&
 			ok "$c: crash's ktrace show prints the same ($(wc -l <"$tmp/want") lines)" ||

@@ -42,12 +42,14 @@ for t in crash makedumpfile; do
 	command -v $t >/dev/null || { echo "SKIP: $t is not installed (scripts/install-deps)"; exit 77; }
 done
 
-# crash for a release: bookworm's for < 6.12 (it knows those layouts), else
-# trixie's, fetched on first use.
+# crash for a release: bookworm's for < 6.12 (it knows those layouts),
+# trixie's for 6.12 and later 6.x, sid's for 7.x (with --no_modules: see
+# tests/lib.sh's crash_ext_for), fetched on first use.
 crash_for() {
 	case $1 in
 	5.* | 6.[0-9].* | 6.1[01].*) command -v crash ;;
-	*) "$top/scripts/fetch-crash-trixie" 2>"$work/fetch.log" || return 1 ;;
+	[7-9].*) "$top/scripts/fetch-crash" sid 2>"$work/fetch.log" || return 1 ;;
+	*) "$top/scripts/fetch-crash" trixie 2>"$work/fetch.log" || return 1 ;;
 	esac
 }
 
@@ -89,6 +91,8 @@ for c in $found; do
 	. "$dir/case.env"
 
 	crash_bin=$(crash_for "$RELEASE") || crash_bin=
+	crash_opts=
+	case $RELEASE in [7-9].*) crash_opts=--no_modules ;; esac
 	# every format of each series' base case (k6.1, ...); the other cases'
 	# dumps come from the same QEMU code, and t-crash opens each one's ELF
 	# dump in crash (its 'sys' must show the panic): a second crash session
@@ -107,7 +111,7 @@ for c in $found; do
 			skipped "$c: crash vmcore.$f (no crash for $RELEASE: $(tail -n1 "$work/fetch.log"))"
 			continue
 		fi
-		timeout 600 "$crash_bin" -s "$VMLINUX" "$dir/vmcore.$f" -i "$work/crash.cmds" \
+		timeout 600 "$crash_bin" -s $crash_opts "$VMLINUX" "$dir/vmcore.$f" -i "$work/crash.cmds" \
 			>"$work/crash.out" 2>&1 </dev/null
 		if grep -Eq "$panic_re" "$work/crash.out"; then
 			ok "$c: crash opens vmcore.$f and its log shows the sysrq panic"

@@ -4,7 +4,7 @@
 # what "ktrace-extract --module-debuginfo DIR -i krec" prints, "ktrace list"
 # what --list prints, and "ktrace show -r SPEC" what --ring SPEC prints (the
 # module's ring by its symbol; ftrace's global ring by global_trace).
-# crash 8.0.2 opens 6.1, trixie's crash 8.0.6 6.12 (scripts/fetch-crash-trixie).
+# crash 8.0.2 opens 6.1, trixie's crash 8.0.6 6.12 (scripts/fetch-crash; tests/lib.sh's crash_ext_for).
 # Exit 0 pass, 1 fail, 77 skip.
 [ -n "${KTRACE_SANITIZE:-}" ] && { echo "skip - crash cannot load an ASan-built ktrace.so"; exit 77; }
 . "$(dirname "$0")/lib.sh"
@@ -12,8 +12,6 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-build}
 case $O in /*) ;; *) O=$ROOT/$O ;; esac
 CRASH_SYS=${CRASH:-$(command -v crash)}
-CRASH_NEW=$KTRACE_CACHE/crash-8.0.6/bin/crash
-DEFS_NEW=$KTRACE_CACHE/crash-8.0.6/root/usr/include/crash/defs.h
 [ -n "$CRASH_SYS" ] || { echo "skip - crash is not installed"; exit 77; }
 [ -f /usr/include/crash/defs.h ] || { echo "skip - no /usr/include/crash/defs.h"; exit 77; }
 [ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
@@ -37,19 +35,12 @@ for c in $found; do
 	dir=$VMCORES/$c
 	unset VMLINUX FORMATS MODULES SERIES
 	. "$dir/case.env"
-	crash=$CRASH_SYS ext=$O/ktrace.so
-	case $SERIES in
-	[1-5].* | 6.[01]) ;;
-	*)
-		if [ ! -x "$CRASH_NEW" ] || [ ! -f "$DEFS_NEW" ]; then
-			skip "$c: crash 8.0.6 is not in $KTRACE_CACHE/crash-8.0.6"
-			continue
-		fi
-		make -s -C "$ROOT" O="$O-crash806" CRASH_DEFS="$DEFS_NEW" "$O-crash806/ktrace.so" \
-			>/dev/null 2>&1 || { nok "$c: ktrace.so against crash 8.0.6 failed"; continue; }
-		crash=$CRASH_NEW ext=$O-crash806/ktrace.so
-		;;
+	cr=$(crash_ext_for "$SERIES")
+	case $? in
+	1) skip "$c: no crash that opens $SERIES dumps (scripts/fetch-crash)"; continue ;;
+	2) nok "$c: the extension does not build against the defs.h of the crash for $SERIES"; continue ;;
 	esac
+	read -r crash ext crash_opts <<<"$cr"
 	core=$dir/vmcore.kdump
 	[ -f "$core" ] || core=$dir/vmcore.elf
 	rm -f "$tmp"/*.crash
@@ -64,7 +55,7 @@ for c in $found; do
 		echo "ktrace show -r global_trace > $tmp/global.crash"
 		echo "q"
 	} >"$tmp/cmds"
-	"$crash" -s "$VMLINUX" "$core" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
+	"$crash" -s $crash_opts "$VMLINUX" "$core" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
 	grep -q "ktrace.so: shared object loaded" "$tmp/crash.out" ||
 		{ nok "$c: crash did not load the extension: $(head -n3 "$tmp/crash.out" | tr '\n' ' ')"; continue; }
 	k=("$KTRACE_BIN" -x "$VMLINUX" --module-debuginfo "$MODULES")

@@ -72,13 +72,13 @@ for c in $(cases); do
 	if cr=$(crash_ext_for "$SERIES"); then
 		set -- $cr
 		printf 'extend %s\nktrace show -i global.snapshot > %s\nq\n' "$2" "$tmp/crash" >"$tmp/cmds"
-		"$1" -s "$VMLINUX" "$dir/vmcore.elf" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
+		"$1" -s "${@:3}" "$VMLINUX" "$dir/vmcore.elf" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
 		"$KTRACE_BIN" -x "$VMLINUX" -i global.snapshot "$dir/vmcore.elf" >"$tmp/want" 2>/dev/null
 		[ -s "$tmp/crash" ] && cmp -s "$tmp/crash" "$tmp/want" &&
 			ok "$c/global.snapshot: crash's ktrace show prints the same ($(wc -l <"$tmp/want") lines)" ||
 			nok "$c/global.snapshot: crash's ktrace show differs or printed nothing: $(diff "$tmp/want" "$tmp/crash" 2>&1 | grep -m 2 '^[<>]' | tr '\n' ' ')"
 	else
-		skip "$c: no crash 8.0.6 (scripts/fetch-crash-trixie)"
+		skip "$c: no crash for $SERIES dumps (scripts/fetch-crash)"
 	fi
 done
 [ $n = 0 ] && { echo "skip - no wakeup fixture in $VMCORES (scripts/make-vmcores k6.1-rt-wakeup ...)"; exit 77; }

@@ -63,7 +63,7 @@ for c in $(cases); do
 		set -- $cr
 		printf 'extend %s\nktrace last_boot_info -i %s > %s\nq\n' "$2" "$boot" \
 			"$tmp/crash.lbi" >"$tmp/cmds"
-		"$1" -s "$VMLINUX" "$dir/vmcore.elf" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
+		"$1" -s "${@:3}" "$VMLINUX" "$dir/vmcore.elf" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
 		[ -s "$tmp/crash.lbi" ] && cmp -s "$tmp/crash.lbi" "$dir/truth/$boot.last_boot_info" &&
 			ok "$c/$boot: crash's ktrace last_boot_info prints the kernel's file" ||
 			nok "$c/$boot: crash's ktrace last_boot_info: $(cat "$tmp/crash.lbi" 2>/dev/null | tr '\n\t' '; ')"

@@ -97,7 +97,7 @@ for c in $(cases); do
 	# case of each kernel in all of them); make check-full: all formats
 	fmts=$FORMATS
 	[ "${KTRACE_TIER:-core}" != full ] && [ -z "${KTRACE_CASES:-}" ] &&
-		! [[ $c =~ ^k([0-9]+\.[0-9]+(-rt)?|sid|bpo)$ ]] && fmts=${FORMATS%% *}
+		! is_base_case "$c" && fmts=${FORMATS%% *}
 	for fmt in $fmts; do
 		core=$dir/vmcore.$fmt
 		[ -f "$core" ] || continue

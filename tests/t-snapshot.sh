@@ -87,7 +87,7 @@ for c in $(cases); do
 			for b in $INSTANCES; do echo "ktrace show -i $b.snapshot > $tmp/$b.crash"; done
 			echo q
 		} >"$tmp/cmds"
-		"$1" -s "$VMLINUX" "$dir/vmcore.elf" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
+		"$1" -s "${@:3}" "$VMLINUX" "$dir/vmcore.elf" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
 		for b in $INSTANCES; do
 			"$KTRACE_BIN" -x "$VMLINUX" -i "$b.snapshot" "$dir/vmcore.elf" >"$tmp/want" 2>/dev/null
 			[ -s "$tmp/$b.crash" ] && cmp -s "$tmp/$b.crash" "$tmp/want" &&

@@ -34,7 +34,7 @@ for env in "$cache"/vmcores/*/case.env; do
 	# make check-full and KTRACE_CASES: every case
 	if [ -n "${KTRACE_CASES:-}" ]; then
 		[[ " $KTRACE_CASES " == *" $c "* ]] || continue
-	elif [ "${KTRACE_TIER:-core}" != full ] && ! [[ $c =~ ^k([0-9]+\.[0-9]+(-rt)?|sid|bpo)$ ]]; then
+	elif [ "${KTRACE_TIER:-core}" != full ] && ! is_base_case "$c"; then
 		continue
 	fi
 	[ -f "$r" ] && ! grep -q '^EXPLICIT=1' "$r" && cases+=("$(dirname "$env")")
