@@ -3,7 +3,8 @@
  * The JSON sink, JSON Lines: a header object per buffer
  * ({"buffer":...}), then one object per event:
  * {"instance","cpu","ts","timestamp","pid","comm","system","event",
- *  "flags","preempt_count","fields":{...},"text"}.
+ *  "flags","preempt_count","fields":{...},"text"}, then a trailer with
+ * what the buffer's lines lost ({"buffer_end":...,"loss":{...}}).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -302,8 +303,8 @@ void kt_json__event(struct kt_session *s, struct kt_buffer *b, struct tep_event 
 	jb_puts(j, "}\n");
 }
 
-int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
-		   const struct kt_text_opts *opts)
+static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
+		      const struct kt_text_opts *opts)
 {
 	struct tep_handle *tep = kt_render__tep(s);
 	struct kt_text_opts o = { 0 };
@@ -385,4 +386,37 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	if (ferror(out))
 		return -EIO;
 	return ret < 0 ? ret : 0;
+}
+
+int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
+		   const struct kt_text_opts *opts)
+{
+	struct kt_text_opts o = { 0 };
+	struct kt_loss before, before_b, after, l;
+	int ret;
+
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (o.header) {
+		kt_session__loss(s, &before);
+		kt_buffer__loss(b, &before_b);
+	}
+	ret = json_write(s, b, out, opts);
+	if (o.header && !ferror(out)) {
+		/*
+		 * as text's "# ktrace:" lines: this read's counts (a ticket, or
+		 * crash, reads a buffer more than once), and the session's, of
+		 * this buffer's lines
+		 */
+		kt_session__loss(s, &after);
+		kt_buffer__read_loss(b, &before_b, &l);
+		l.addrs_unnamed = after.addrs_unnamed - before.addrs_unnamed;
+		l.addrs_substituted = after.addrs_substituted - before.addrs_substituted;
+		fputs("{\"buffer_end\":", out);
+		kt_json__str(out, b->name, 256);
+		fputs(",\"loss\":", out);
+		kt_loss__json(&l, out);
+		fputs("}\n", out);
+	}
+	return ret;
 }

@@ -267,6 +267,42 @@ bool kt_loss__any(const struct kt_loss *l)
 	       l->options_unread || l->buffers_unread;
 }
 
+void kt_loss__json(const struct kt_loss *l, FILE *out)
+{
+#define KT_LOSS_FIELD(f) { #f, offsetof(struct kt_loss, f) }
+	static const struct {
+		const char *name;
+		size_t off;
+	} fields[] = {
+		KT_LOSS_FIELD(pages_total), KT_LOSS_FIELD(pages_unreadable),
+		KT_LOSS_FIELD(pages_filtered), KT_LOSS_FIELD(pages_corrupt),
+		KT_LOSS_FIELD(pages_zero), KT_LOSS_FIELD(list_anomalies),
+		KT_LOSS_FIELD(events_overrun), KT_LOSS_FIELD(events_dropped),
+		KT_LOSS_FIELD(events_missed_pages), KT_LOSS_FIELD(events_missed_stored),
+		KT_LOSS_FIELD(events_unknown), KT_LOSS_FIELD(inflight_bytes),
+		KT_LOSS_FIELD(events_unrendered), KT_LOSS_FIELD(records_bad),
+		KT_LOSS_FIELD(addrs_unnamed), KT_LOSS_FIELD(addrs_substituted),
+		KT_LOSS_FIELD(ptrs_unhashed), KT_LOSS_FIELD(options_unread),
+		KT_LOSS_FIELD(buffers_unread), KT_LOSS_FIELD(events_unread),
+		KT_LOSS_FIELD(log_records), KT_LOSS_FIELD(log_overwritten),
+		KT_LOSS_FIELD(log_dropped), KT_LOSS_FIELD(log_inflight),
+		KT_LOSS_FIELD(log_corrupt), KT_LOSS_FIELD(log_unreadable),
+	};
+#undef KT_LOSS_FIELD
+	size_t i;
+
+	_Static_assert(sizeof(fields) / sizeof(fields[0]) == sizeof(*l) / sizeof(uint64_t),
+		       "every counter of struct kt_loss is in the JSON");
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		uint64_t v;
+
+		memcpy(&v, (const char *)l + fields[i].off, sizeof(v));
+		fprintf(out, "%s\"%s\":%llu", i ? "," : "{", fields[i].name,
+			(unsigned long long)v);
+	}
+	fputs("}", out);
+}
+
 void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 {
 	fprintf(out, "%spages read: %llu, unreadable: %llu, filtered from the dump: %llu, "

@@ -112,3 +112,43 @@ ring_cases() {
 			basename "$(dirname "$d")"
 	done
 }
+
+# loss_agrees TEXT JSON: the "# ktrace:" counts of each buffer in TEXT (the
+# text output) against the "loss" of that buffer's trailer in JSON (the
+# --json output of the same read); prints the first disagreement, or
+# "N buffers" when every count agrees. Status 1 on a disagreement.
+loss_agrees() {
+	perl -e '
+		my ($text, $json) = @ARGV;
+		my %map = ("pages read" => "pages_total", "unreadable" => "pages_unreadable",
+			"filtered from the dump" => "pages_filtered", "corrupt (skipped)" => "pages_corrupt",
+			"zero-filled" => "pages_zero", "page-list anomalies" => "list_anomalies",
+			"events overwritten by the kernel" => "events_overrun",
+			"dropped by the kernel" => "events_dropped",
+			"pages flagged missed-events" => "events_missed_pages",
+			"unknown event ids" => "events_unknown",
+			"in-flight bytes (reserved, not committed)" => "inflight_bytes");
+		my (@t, @j);
+		open(my $T, "<", $text) or die; my %cur;
+		while (<$T>) {
+			next unless s/^# ktrace: //;
+			if (/^pages read:/ && %cur) { push @t, {%cur}; %cur = (); }
+			for my $kv (split /, /) { chomp $kv; my ($k, $v) = $kv =~ /^(.*): (\d+)$/ or next;
+				$cur{$map{$k}} = $v if exists $map{$k}; }
+		}
+		push @t, {%cur} if %cur;
+		open(my $J, "<", $json) or die;
+		while (<$J>) {
+			next unless /^\{"buffer_end":"((?:[^"\\]|\\.)*)","loss":\{(.*)\}\}$/;
+			my %l = $2 =~ /"(\w+)":(\d+)/g; $l{_name} = $1; push @j, \%l;
+		}
+		if (@t != @j) { print scalar(@t), " buffers in the text, ", scalar(@j), " trailers in the JSON\n"; exit 1; }
+		for my $i (0 .. $#t) {
+			for my $k (sort keys %{$t[$i]}) {
+				next if $t[$i]{$k} == $j[$i]{$k};
+				print "buffer $j[$i]{_name}: $k is $t[$i]{$k} in the text, $j[$i]{$k} in the JSON\n"; exit 1;
+			}
+		}
+		print scalar(@t), " buffers\n";
+	' "$1" "$2"
+}

@@ -177,6 +177,15 @@ if [ -e "$D/d31.kdump" ]; then
 		else
 			ok "makedumpfile -d 31, $inst: exit $rc, $(grep -vc '^#' "$out") kernel lines and nothing else${lossy:+; lost: $(echo "$lossy" | cut -c1-120)}"
 		fi
+		# the JSON's trailer counts what the text's "# ktrace:" lines count
+		cp "$out" "$want"
+		"$KTRACE_BIN" -x "$V612" -i $inst --json "$D/d31.kdump" >"$out" 2>/dev/null
+		jrc=$?
+		if agree=$(loss_agrees "$want" "$out") && [ $jrc = $rc ]; then
+			ok "makedumpfile -d 31, $inst: --json's loss trailer agrees with the text's counts ($agree), exit $jrc"
+		else
+			nok "makedumpfile -d 31, $inst: --json (exit $jrc, text $rc): $agree"
+		fi
 	done
 else
 	skip "makedumpfile -d 31: no k6.12/vmcore.d31 fixture"

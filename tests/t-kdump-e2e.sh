@@ -1,6 +1,7 @@
 #!/bin/bash
 # End to end on Debian 12 in QEMU (TCG, 2 vCPUs, 1 GiB, crashkernel=256M);
-# KTRACE_E2E_SUITE=trixie: on Debian 13 (tests/t-kdump-e2e-trixie.sh).
+# KTRACE_E2E_SUITE=trixie: on Debian 13 (tests/t-kdump-e2e-trixie.sh);
+# trixie-backports: Debian 13 with the backports' 7.x kernel (t-kdump-e2e-bpo.sh).
 # A guest with the release's cloud kernel (6.1, 6.12), its kdump-tools and
 # ktrace's packages built for it (kdump-hooks/tests/make-guest) boots, loads the capture kernel, traces a
 # workload with markers, saves the kernel's own trace file, panics. The
@@ -16,8 +17,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 suite=${KTRACE_E2E_SUITE:-bookworm}
 case $suite in
 bookworm) G=$KTRACE_CACHE/kdump-guest ;;
-trixie) G=$KTRACE_CACHE/kdump-guest-trixie ;;
-*) echo "KTRACE_E2E_SUITE: bookworm or trixie, not '$suite'" >&2; exit 2 ;;
+trixie | trixie-backports) G=$KTRACE_CACHE/kdump-guest-$suite ;;
+*) echo "KTRACE_E2E_SUITE: bookworm, trixie or trixie-backports, not '$suite'" >&2; exit 2 ;;
 esac
 # The guest is built on first use (~5 min, then cached in $G) so a fresh
 # machine runs this test too; KTRACE_E2E=0 leaves it out on purpose.

@@ -72,7 +72,7 @@ for c in $found; do
 		"${k[@]}" -q -j -i krec "$core" >"$tmp/json" 2>/dev/null
 		nj=$(jq -c 'select(.event != null)' "$tmp/json" | wc -l)
 		nbad=$(jq -c 'select(.ts != null and .text == null)' "$tmp/json" | wc -l)
-		jlast=$(tail -n1 "$tmp/json" | jq -r '.event + ": " + .text')
+		jlast=$(jq -c 'select(.event != null)' "$tmp/json" | tail -n1 | jq -r '.event + ": " + .text')
 		[ "$nj" = "$nt" ] && [ "$nbad" = 0 ] && [ "$jlast" = "krec_mark: $last" ] &&
 			ok "$c/$fmt: JSON: $nj records decoded, krec_mark last" ||
 			nok "$c/$fmt: JSON: $nj records (want $nt), $nbad undecoded, last '$jlast'"

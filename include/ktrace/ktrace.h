@@ -515,7 +515,12 @@ struct kt_text_opts {
 int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		   const struct kt_text_opts *opts);
 
-/* One JSON object per event, one per line (JSON Lines), after a header object. */
+/*
+ * One JSON object per event, one per line (JSON Lines); with
+ * @opts->header, a header object before them ({"buffer":NAME,...}) and a
+ * trailer after ({"buffer_end":NAME,"loss":{...}}: kt_loss__json() of what
+ * the buffer's lines lost, the counts text prints as "# ktrace:" lines).
+ */
 int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		   const struct kt_text_opts *opts);
 
@@ -606,6 +611,8 @@ int kt_cpumask__parse(const char *arg, uint64_t *mask);
 
 /* Loss summary as "# lost: ..." comment lines / a JSON object. */
 void kt_loss__print(const struct kt_loss *loss, FILE *out, const char *prefix);
+/* every counter of @loss as one JSON object, named as struct kt_loss's fields */
+void kt_loss__json(const struct kt_loss *loss, FILE *out);
 bool kt_loss__any(const struct kt_loss *loss);
 
 /*
