@@ -93,7 +93,7 @@ static const struct question questions[] = {
 	{ 'm', TR, "trace_flags" }, { 'm', TR, "current_trace" },
 	{ 'm', "struct tracer", "name" },
 	/* lib/buffers.c: snapshot buffers */
-	{ 'm', TR, "max_buffer" }, { 'm', TR, "allocated_snapshot" },
+	{ 'm', TR, "max_buffer" }, { 'm', TR, "snapshot_buffer" }, { 'm', TR, "allocated_snapshot" },
 	{ 'm', TR, "text_delta" },	/* lib/fgraph.c */
 	/* lib/probe.c: dynamic events' printers, an eprobe's event, kretprobed() */
 	{ 'm', CALL, "event.funcs" },
@@ -109,6 +109,7 @@ static const struct question questions[] = {
 	{ 'm', TR, "scratch" },
 	/* lib/fgraph.c: the function graph's options and irq entry text */
 	{ 'm', "struct tracer", "flags" }, { 'm', "struct tracer_flags", "val" },
+	{ 'm', TR, "current_trace_flags" },
 	{ 's', "__irqentry_text_start", NULL }, { 's', "__irqentry_text_end", NULL },
 	/* lib/blk.c: the blk tracer's TRACE_BLK id and its options */
 	{ 'm', "struct trace_event", "type" },

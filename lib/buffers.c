@@ -227,7 +227,7 @@ fail:
 
 /*
  * The snapshot buffer of trace array @tr (its tracefs file "snapshot"):
- * tr->max_buffer, CONFIG_TRACER_MAX_TRACE, named "NAME.snapshot" after
+ * tr->max_buffer (snapshot_buffer since 7.0), CONFIG_TRACER_MAX_TRACE, named "NAME.snapshot" after
  * its trace array, like the truth files of tests/vmcores/snap-run.sh (a '/'
  * would not do: trace-cmd report names a buffer by what follows it). Only
  * once allocated_snapshot is set (the first
@@ -243,9 +243,18 @@ static int snapshot_load(struct kt_session *s, const struct kt_buffer *live,
 	char *name;
 
 	*out = NULL;
-	if (!l->tr_max_buffer.present || !l->tr_allocated_snapshot.present ||
+	if (!l->tr_allocated_snapshot.present ||
 	    kt_read(s, live->tr + l->tr_allocated_snapshot.off, &allocated, 1) || !allocated)
 		return 0;
+	if (!l->tr_max_buffer.present) {
+		/* a kernel that renamed the member again: said and counted, never silent */
+		kt_warn(s, "%s: trace_array at 0x%llx has a snapshot buffer (allocated_snapshot "
+			   "set), but struct trace_array has neither max_buffer nor "
+			   "snapshot_buffer: %s.snapshot is not read", live->name,
+			(unsigned long long)live->tr, live->name);
+		s->buffers_unread++;
+		return 0;
+	}
 	if (asprintf(&name, "%s.snapshot", live->name) < 0)
 		return -ENOMEM;
 	b = buffer_new(s, name);

@@ -64,18 +64,15 @@ struct graph_rec {
 };
 
 /*
- * tr->current_trace->flags->val: the tracer's options (funcgraph-*). The
- * function graph's tracer_flags is one static of the tracer, shared by
- * every trace array.
+ * The tracer's options (funcgraph-*): before 6.19 one static tracer_flags
+ * of the tracer shared by every trace array, since then each instance's
+ * own copy (kt_opts__tracer_flags()).
  */
 static uint32_t read_flags(struct kt_session *s, struct kt_buffer *b)
 {
-	uint64_t cur, fl, val;
+	uint64_t val;
 
-	if (kt_read_member(s, b->tr, &s->l.tr_current_trace, &cur) || !cur ||
-	    !s->l.tracer_flags.present || !s->l.tflags_val.present ||
-	    kt_read_member(s, cur, &s->l.tracer_flags, &fl) || !fl ||
-	    kt_read_member(s, fl, &s->l.tflags_val, &val)) {
+	if (kt_opts__tracer_flags(s, b->tr, &val)) {
 		kt_warn(s, "buffer %s: the function_graph tracer's options (struct tracer_flags "
 			   "val) are not in the dump: printed with their defaults", b->name);
 		return GRAPH_DEFAULT;

@@ -57,7 +57,7 @@ struct kt_layout {
 	struct kt_member tr_array_buffer;	/* trace_array.array_buffer / .trace_buffer */
 	struct kt_member ab_buffer;		/* array_buffer.buffer */
 	struct kt_member tr_name, tr_list, tr_clock_id, tr_current_trace, tr_trace_flags;
-	struct kt_member tracer_name, tracer_flags, tflags_val;
+	struct kt_member tracer_name, tracer_flags, tflags_val, tr_current_trace_flags;
 	struct kt_member tevent_type;		/* trace_event.type (TRACE_BLK's id) */
 	struct kt_member tr_max_buffer, tr_allocated_snapshot, tr_text_delta;
 	/* the latency tracers' header (latency.c): array_buffer, trace_array_cpu */
@@ -546,6 +546,12 @@ int kt_page__next(struct kt_page_cursor *c, const uint8_t **data, uint32_t *size
 
 /* options.c: the trace options of @b, read once */
 const struct kt_trace_opts *kt_opts__load(struct kt_session *s, struct kt_buffer *b);
+/*
+ * The current tracer's own options (funcgraph-*, display-graph) of trace
+ * array @tr: tr->current_trace_flags->val (6.19+: per instance), before
+ * that tr->current_trace->flags->val. 0, or -ENOENT when not in the dump.
+ */
+int kt_opts__tracer_flags(struct kt_session *s, uint64_t tr, uint64_t *val);
 /* trace_find_tgid(): 0 when unknown */
 int kt_opts__tgid(struct kt_session *s, int pid);
 void kt_opts__header(struct kt_session *s, struct kt_buffer *b, FILE *out);

@@ -67,16 +67,15 @@ bool kt_latency__view(struct kt_session *s, struct kt_buffer *b, const struct kt
 		      uint64_t *time_start)
 {
 	const struct kt_layout *l = &s->l;
-	uint64_t cur, fl, val = 0;
+	uint64_t val = 0;
 
 	if (!b->snapshot || !latency_tracer(o->tracer) || !o->latency_fmt || o->verbose ||
 	    !preempt_model(s) || !(s->fl.migrate_col || l->te_preempt_lazy_count.present) || !l->ab_time_start.present || !l->ab_data.present ||
 	    !l->ab_cpu.present || !l->tr_max_buffer.present)
 		return false;
 	/* wakeup's display-graph (TRACE_DISPLAY_GRAPH, 1): the graph's lines */
-	if (!kt_read_member(s, b->tr, &l->tr_current_trace, &cur) && cur &&
-	    !kt_read_member(s, cur, &l->tracer_flags, &fl) && fl)
-		kt_read_member(s, fl, &l->tflags_val, &val);
+	if (kt_opts__tracer_flags(s, b->tr, &val))
+		val = 0;
 	if (val & 1)
 		return false;
 	return !kt_read_member(s, b->tr + l->tr_max_buffer.off, &l->ab_time_start, time_start);

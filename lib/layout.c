@@ -66,7 +66,10 @@ static const struct probe probes[] = {
 	P(tr_current_trace, "struct trace_array", "current_trace", false),
 	P(tr_trace_flags, "struct trace_array", "trace_flags", false),
 	P(tracer_name, "struct tracer", "name", false),
-	/* CONFIG_TRACER_MAX_TRACE: the snapshot buffer, allocated on first use */
+	/*
+	 * CONFIG_TRACER_MAX_TRACE: the snapshot buffer, allocated on first use;
+	 * 7.0 (commit 694b3f6fe0b6) renamed it snapshot_buffer (kt_layout__probe())
+	 */
 	P(tr_max_buffer, "struct trace_array", "max_buffer", false),
 	P(tr_allocated_snapshot, "struct trace_array", "allocated_snapshot", false),
 	/* 6.12: boot-mapped buffers, the text offset of the boot that wrote them */
@@ -79,6 +82,8 @@ static const struct probe probes[] = {
 	/* the tracer's own options (funcgraph-*): tracer->flags->val */
 	P(tracer_flags, "struct tracer", "flags", false),
 	P(tflags_val, "struct tracer_flags", "val", false),
+	/* 6.19 ("tracing: Have tracer option be instance specific"): per instance */
+	P(tr_current_trace_flags, "struct trace_array", "current_trace_flags", false),
 	/* kernel/trace/blktrace.c registers TRACE_BLK by a bare struct trace_event */
 	P(tevent_type, "struct trace_event", "type", false),
 
@@ -251,6 +256,9 @@ int kt_layout__probe(struct kt_session *s)
 			return kt_err(err, "layout: %s has no member %s (%s)", type,
 				      p->member, strerror(-err));
 	}
+	/* 7.0: "tracing: Rename trace_array field max_buffer to snapshot_buffer" */
+	if (!l->tr_max_buffer.present)
+		kt_member__probe(s, "struct trace_array", "snapshot_buffer", &l->tr_max_buffer);
 	l->prb_desc_size = type_size(s, "struct prb_desc");
 	l->printk_info_size = type_size(s, "struct printk_info");
 	l->page_size = 4096;

@@ -37,6 +37,24 @@ static void tracer_name(struct kt_session *s, struct kt_buffer *b, char *buf, si
 
 static void load(struct kt_session *s, struct kt_buffer *b, struct kt_trace_opts *o);
 
+int kt_opts__tracer_flags(struct kt_session *s, uint64_t tr, uint64_t *val)
+{
+	const struct kt_layout *l = &s->l;
+	uint64_t cur, fl;
+
+	if (!l->tflags_val.present)
+		return -ENOENT;
+	if (l->tr_current_trace_flags.present) {
+		if (kt_read_member(s, tr, &l->tr_current_trace_flags, &fl) || !fl)
+			return -ENOENT;
+	} else if (kt_read_member(s, tr, &l->tr_current_trace, &cur) || !cur ||
+		   !l->tracer_flags.present || kt_read_member(s, cur, &l->tracer_flags, &fl) ||
+		   !fl) {
+		return -ENOENT;
+	}
+	return kt_read_member(s, fl, &l->tflags_val, val) ? -ENOENT : 0;
+}
+
 const struct kt_trace_opts *kt_opts__load(struct kt_session *s, struct kt_buffer *b)
 {
 	struct kt_trace_opts *o = &b->opts;
