@@ -89,6 +89,9 @@ static const struct question questions[] = {
 	{ 'm', TE, "pid" }, { 'm', TE, "preempt_lazy_count" },
 	/* lib/events.c, trace_printk.c, render.c, session.c, text.c */
 	{ 'm', "struct syscall_metadata", "enter_fields" },
+	{ 'm', "struct syscall_metadata", "name" }, { 'm', "struct syscall_metadata", "syscall_nr" },
+	{ 'm', "struct syscall_metadata", "nb_args" }, { 'm', "struct syscall_metadata", "types" },
+	{ 'm', "struct syscall_metadata", "args" }, { 'm', "struct syscall_metadata", "user_mask" },
 	{ 'm', "struct trace_bprintk_fmt", "fmt" },
 	{ 'm', TR, "trace_flags" }, { 'm', TR, "current_trace" },
 	{ 'm', "struct tracer", "name" },
@@ -101,6 +104,7 @@ static const struct question questions[] = {
 	{ 'm', "struct trace_probe", "list" }, { 'm', "struct trace_eprobe", "tp" },
 	{ 'm', "struct trace_eprobe", "event_system" }, { 'm', "struct trace_eprobe", "event_name" },
 	{ 's', "kprobe_funcs", NULL }, { 's', "kretprobe_funcs", NULL },
+	{ 's', "enter_syscall_print_funcs", NULL }, { 's', "exit_syscall_print_funcs", NULL },
 	{ 's', "uprobe_funcs", NULL }, { 's', "eprobe_funcs", NULL },
 	{ 's', "fentry_funcs", NULL }, { 's', "fexit_funcs", NULL },
 	{ 's', "synth_event_funcs", NULL }, { 's', "__kretprobe_trampoline", NULL },

@@ -90,6 +90,8 @@ struct kt_layout {
 		field_is_signed, field_len;
 	struct kt_member tp_name;
 	struct kt_member sm_enter_fields;	/* syscall enter events' fields */
+	/* struct syscall_metadata: what print_syscall_enter()/_exit() print */
+	struct kt_member sm_name, sm_syscall_nr, sm_nb_args, sm_types, sm_args, sm_user_mask;
 	struct kt_member bpf_fmt;		/* trace_bprintk_fmt.fmt (modules) */
 
 	/* symbols of loaded modules */
@@ -147,6 +149,10 @@ struct kt_event {
 	struct kt_dyn_arg *dyn_args;
 	int nr_dyn_args;
 	char *dyn_bad;		/* why its records cannot be printed (NULL: they can) */
+	/* a syscall event: its struct syscall_metadata (probe.c) */
+	char *sc_name;		/* "sys_write" */
+	char **sc_args, **sc_types;
+	int sc_nb_args, sc_nr;
 	bool dyn_warned;
 	bool guard_warned;	/* a record of it was not rendered (evalguard.c): said once */
 	/*
@@ -172,6 +178,8 @@ enum kt_dyn_kind {
 	KT_DYN_FENTRY,		/* fentry_funcs (6.4+, fprobe events) */
 	KT_DYN_FEXIT,		/* fexit_funcs */
 	KT_DYN_SYNTH,		/* synth_event_funcs */
+	KT_DYN_SYSCALL_ENTER,	/* enter_syscall_print_funcs (syscalls:sys_enter_*) */
+	KT_DYN_SYSCALL_EXIT,	/* exit_syscall_print_funcs */
 	KT_DYN_NR
 };
 

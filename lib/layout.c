@@ -118,6 +118,13 @@ static const struct probe probes[] = {
 	P(field_len, "struct ftrace_event_field", "len", false),
 	P(tp_name, "struct tracepoint", "name", false),
 	P(sm_enter_fields, "struct syscall_metadata", "enter_fields", false),
+	P(sm_name, "struct syscall_metadata", "name", false),
+	P(sm_syscall_nr, "struct syscall_metadata", "syscall_nr", false),
+	P(sm_nb_args, "struct syscall_metadata", "nb_args", false),
+	P(sm_types, "struct syscall_metadata", "types", false),
+	P(sm_args, "struct syscall_metadata", "args", false),
+	/* 6.19: user space arguments recorded and printed (not rendered here yet) */
+	P(sm_user_mask, "struct syscall_metadata", "user_mask", false),
 	P(bpf_fmt, "struct trace_bprintk_fmt", "fmt", false),
 
 	/* include/linux/module.h: symbols of loaded modules (modsyms.c) */

@@ -50,7 +50,58 @@ static const char *const funcs_sym[KT_DYN_NR] = {
 	[KT_DYN_FENTRY] = "fentry_funcs",
 	[KT_DYN_FEXIT] = "fexit_funcs",
 	[KT_DYN_SYNTH] = "synth_event_funcs",
+	[KT_DYN_SYSCALL_ENTER] = "enter_syscall_print_funcs",
+	[KT_DYN_SYSCALL_EXIT] = "exit_syscall_print_funcs",
 };
+
+/*
+ * A syscall event's struct syscall_metadata (trace_event_call.data): its
+ * name, number and arguments' names and types, as print_syscall_enter()
+ * and print_syscall_exit() print them. 0, or what it lacks in e->dyn_bad.
+ */
+static void syscall_meta(struct kt_session *s, struct kt_event *e)
+{
+	const struct kt_layout *l = &s->l;
+	uint64_t meta, nr = 0, nb = 0, names, types, p;
+	int i;
+
+	if (l->sm_user_mask.present && e->dyn == KT_DYN_SYSCALL_ENTER) {
+		/*
+		 * 6.19: values under 10 in decimal, user strings and buffers,
+		 * openat's own form (print_syscall_exit() did not change)
+		 */
+		e->dyn_bad = strdup("this kernel's syscall enter printer (6.19+: user space "
+				    "arguments) is not rendered yet");
+		return;
+	}
+	if (!l->call_data.present || !l->sm_name.present || !l->sm_syscall_nr.present ||
+	    kt_read_member(s, e->call, &l->call_data, &meta) || !meta ||
+	    kt_read_member(s, meta, &l->sm_name, &p) || kt_read_string(s, p, 256, &e->sc_name) ||
+	    kt_read_member(s, meta, &l->sm_syscall_nr, &nr))
+		goto bad;
+	e->sc_nr = (int)(int32_t)nr;
+	if (e->dyn == KT_DYN_SYSCALL_EXIT)
+		return;
+	if (!l->sm_nb_args.present || !l->sm_args.present || !l->sm_types.present ||
+	    kt_read_member(s, meta, &l->sm_nb_args, &nb) || nb > 6 ||
+	    kt_read_member(s, meta, &l->sm_args, &names) ||
+	    kt_read_member(s, meta, &l->sm_types, &types))
+		goto bad;
+	e->sc_nb_args = (int)nb;
+	if (!nb)
+		return;
+	e->sc_args = calloc(nb, sizeof(char *));
+	e->sc_types = calloc(nb, sizeof(char *));
+	if (!e->sc_args || !e->sc_types)
+		goto bad;
+	for (i = 0; i < (int)nb; i++)
+		if (kt_read_u64(s, names + 8 * i, &p) || kt_read_string(s, p, 256, &e->sc_args[i]) ||
+		    kt_read_u64(s, types + 8 * i, &p) || kt_read_string(s, p, 256, &e->sc_types[i]))
+			goto bad;
+	return;
+bad:
+	e->dyn_bad = strdup("its struct syscall_metadata cannot be read");
+}
 
 /*
  * Once per session: the printers' tables, and the kretprobe trampoline
@@ -241,6 +292,10 @@ void kt_probe__classify(struct kt_session *s, struct kt_event *e)
 	if (k == KT_DYN_NR)
 		return;
 	e->dyn = k;
+	if (k == KT_DYN_SYSCALL_ENTER || k == KT_DYN_SYSCALL_EXIT) {
+		syscall_meta(s, e);
+		return;
+	}
 	str = fmt_string(e->print_fmt);
 	if (!str) {
 		e->dyn_bad = strdup("its print fmt is not a string");
@@ -272,6 +327,13 @@ void kt_probe__free(struct kt_event *e)
 {
 	int i;
 
+	for (i = 0; i < e->sc_nb_args && e->sc_args; i++) {
+		free(e->sc_args[i]);
+		free(e->sc_types ? e->sc_types[i] : NULL);
+	}
+	free(e->sc_args);
+	free(e->sc_types);
+	free(e->sc_name);
 	for (i = 0; i < e->nr_dyn_args; i++)
 		free(e->dyn_args[i].name);
 	free(e->dyn_args);
@@ -421,6 +483,48 @@ static int probe_args(struct kt_session *s, struct kt_buffer *b, const struct kt
 }
 
 /*
+ * print_syscall_enter() and print_syscall_exit() (kernel/trace/
+ * trace_syscalls.c; enter up to 6.18): "sys_write(fd: 1, buf: 55d0,
+ * count: 5)" (the verbose option puts each type before its name),
+ * "sys_write -> 0x5".
+ * The kernel prints the metadata of the record's syscall number; a record
+ * of another number than its event's is not printed here (counted).
+ */
+static int syscall_render(const struct kt_event *e, struct tep_event *ev, struct tep_record *r,
+			  const struct kt_trace_opts *o, struct trace_seq *q)
+{
+	bool ok = true;
+	int64_t nr = (int32_t)kt_output__field(ev, "__syscall_nr", r, &ok);
+	int i;
+
+	if (!ok)
+		return -EBADMSG;
+	if (nr != e->sc_nr)
+		return -EOPNOTSUPP;
+	if (e->dyn == KT_DYN_SYSCALL_EXIT) {
+		uint64_t ret = kt_output__field(ev, "ret", r, &ok);
+
+		if (!ok)
+			return -EBADMSG;
+		trace_seq_printf(q, "%s -> 0x%llx", e->sc_name, (unsigned long long)ret);
+		return 0;
+	}
+	trace_seq_printf(q, "%s(", e->sc_name);
+	for (i = 0; i < e->sc_nb_args; i++) {
+		uint64_t v = kt_output__field(ev, e->sc_args[i], r, &ok);
+
+		if (!ok)
+			return -EBADMSG;
+		if (o->verbose)
+			trace_seq_printf(q, "%s ", e->sc_types[i]);
+		trace_seq_printf(q, "%s: %llx%s", e->sc_args[i], (unsigned long long)v,
+				 i == e->sc_nb_args - 1 ? "" : ", ");
+	}
+	trace_seq_putc(q, ')');
+	return 0;
+}
+
+/*
  * The event part of a dynamic event's line. 0: printed; -EOPNOTSUPP:
  * ktrace cannot print it as the kernel did (the caller counts it); other
  * negative: the record is corrupt.
@@ -434,6 +538,8 @@ int kt_probe__render(struct kt_session *s, struct kt_buffer *b, const struct kt_
 
 	if (e->dyn_bad)
 		return -EOPNOTSUPP;
+	if (e->dyn == KT_DYN_SYSCALL_ENTER || e->dyn == KT_DYN_SYSCALL_EXIT)
+		return syscall_render(e, ev, r, &o, q);
 	trace_seq_printf(q, "%s: ", e->name);
 	switch (e->dyn) {
 	case KT_DYN_KPROBE:

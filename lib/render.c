@@ -674,7 +674,7 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 			b->loss.events_unrendered++;
 			kt_lock(s);
 			if (!e->dyn_warned)
-				kt_warn(s, "%s:%s (id %d): a dynamic event ktrace cannot print as "
+				kt_warn(s, "%s:%s (id %d): an event ktrace cannot print as "
 					   "the kernel did (%s); its records are marked "
 					   "[not rendered] and counted", e->system, e->name, e->id,
 					e->dyn_bad ? e->dyn_bad : "no printer for its kind yet");
