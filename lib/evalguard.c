@@ -14,10 +14,50 @@
  * - a line longer than the kernel's trace_seq: the kernel printed none
  *   of the event's text (trace_seq_printf() drops what does not fit).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 #include "render.h"
+
+/*
+ * trace_print_array_seq() prints "{0x64636261,0x676665}"; libtraceevent
+ * before 1.8 (Debian 12's 1.7.1) printed "1684234849 6776421". Whether
+ * this libtraceevent prints the kernel's form is asked of it once, with a
+ * one-event handle of its own: records it would print otherwise are
+ * counted as not rendered, never printed wrong.
+ */
+static pthread_once_t int_array_once = PTHREAD_ONCE_INIT;
+static bool int_array_kernel;
+
+static void int_array_probe(void)
+{
+	static const char fmt[] =
+		"name: kt_array\nID: 9\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:char s[8];\toffset:8;\tsize:8;\tsigned:0;\n\n"
+		"print fmt: \"%s\", __print_array(REC->s, 2, 4)\n";
+	unsigned char d[16] = { 9, 0, 0, 0, 1, 0, 0, 0, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 0 };
+	struct tep_handle *t = tep_alloc();
+	struct tep_record r = { .data = d, .size = sizeof(d) };
+	struct trace_seq q;
+
+	if (!t)
+		return;
+	tep_set_long_size(t, 8);
+	tep_set_page_size(t, 4096);
+	trace_seq_init(&q);
+	if (!tep_parse_event(t, fmt, sizeof(fmt) - 1, "kt")) {
+		tep_print_event(t, &q, &r, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&q);
+		int_array_kernel = q.buffer && !strcmp(q.buffer, "{0x64636261,0x676665}");
+	}
+	trace_seq_destroy(&q);
+	tep_free(t);
+}
 
 /* the widest a width or precision is worth: past any trace_seq (fmtcheck.c) */
 #define WIDTH_CAP	65536
@@ -179,6 +219,10 @@ static const char *helpers_in(struct tep_event *ev, struct tep_print_arg *a,
 			if (!helper_inside(ev, a->int_array.field, a->int_array.count,
 					   a->int_array.el_size, r))
 				return "a __print_array() length past its record";
+			pthread_once(&int_array_once, int_array_probe);
+			if (!int_array_kernel)
+				return "__print_array(), which this libtraceevent (before 1.8) "
+				       "prints otherwise than the kernel";
 			break;
 		case TEP_PRINT_OP:
 			why = helpers_in(ev, a->op.left, r);
