@@ -21,7 +21,7 @@ pass=0 fail=0 skip=0
 failed_names=()
 times=()
 
-FULL_ONLY="t-kdump-e2e t-kdump-e2e-trixie t-deb t-trixie t-qemu t-fixtures"
+FULL_ONLY="t-kdump-e2e t-kdump-e2e-trixie t-kdump-e2e-bpo t-deb t-trixie t-qemu t-fixtures"
 
 [ "${1:-}" = --full-only ] && { printf '%s\n' $FULL_ONLY; exit 0; }
 
