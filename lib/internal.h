@@ -153,6 +153,15 @@ struct kt_event {
 	char *sc_name;		/* "sys_write" */
 	char **sc_args, **sc_types;
 	int sc_nb_args, sc_nr;
+	/* 6.19+: arguments whose user space data the record holds (bit i: args[i]) */
+	bool sc_user;		/* the 6.19+ printer */
+	unsigned sc_user_mask;
+	int sc_user_arg_size;	/* the argument holding an array's length; < 0 or str: a string */
+	bool sc_user_is_str;
+	int sc_openat;		/* sys_openat's own form: flags from its print fmt */
+	uint64_t sc_oflags[20];	/* O_TMPFILE, then the print fmt's { mask, name } in order */
+	char *sc_oflag_names[20];
+	int sc_nr_oflags;
 	bool dyn_warned;
 	bool guard_warned;	/* a record of it was not rendered (evalguard.c): said once */
 	/*

@@ -55,6 +55,72 @@ static const char *const funcs_sym[KT_DYN_NR] = {
 };
 
 /*
+ * 6.19+: "u8 nb_args:7; u8 user_arg_is_str:1; s8 user_arg_size; short
+ * user_mask": the bit-field byte is the one before user_arg_size (GCC's
+ * little-endian layout: nb_args its low 7 bits). Its nb_args is checked
+ * against the event's own fields at render time.
+ */
+static int syscall_nb_args(struct kt_session *s, struct kt_event *e, uint64_t meta, uint64_t *nb)
+{
+	const struct kt_layout *l = &s->l;
+	uint8_t byte;
+
+	if (!l->sm_user_mask.present || l->sm_user_mask.off < 2 ||
+	    kt_read(s, meta + l->sm_user_mask.off - 2, &byte, 1))
+		return -1;
+	*nb = byte & 0x7f;
+	e->sc_user_is_str = byte >> 7;
+	return 0;
+}
+
+/* openat's flag names, as its print fmt lists them ({ 0x1, "O_WRONLY" }, ...) */
+static void openat_flags(struct kt_event *e)
+{
+	const char *p = e->print_fmt;
+	uint64_t dir = 0;
+	int n = 1;
+
+	while (p && (p = strstr(p, "{ 0x")) && n < 20) {
+		char name[32];
+		unsigned long long v;
+		int len = 0;
+
+		if (sscanf(p, "{ 0x%llx, \"%31[A-Z_]\" }%n", &v, name, &len) != 2 || !len)
+			break;
+		e->sc_oflags[n] = v;
+		e->sc_oflag_names[n++] = strdup(name);
+		if (!strcmp(name, "O_DIRECTORY"))
+			dir = v;
+		p += len;
+	}
+	/* print_syscall_enter()'s table puts O_TMPFILE (__O_TMPFILE | O_DIRECTORY) first */
+	e->sc_oflags[0] = 020000000 | dir;
+	e->sc_oflag_names[0] = strdup("O_TMPFILE");
+	e->sc_nr_oflags = n;
+	e->sc_openat = dir && n > 10;
+}
+
+static int syscall_user(struct kt_session *s, struct kt_event *e, uint64_t meta)
+{
+	const struct kt_layout *l = &s->l;
+	int8_t size;
+	int16_t mask;
+
+	if (kt_read(s, meta + l->sm_user_mask.off, &mask, 2) ||
+	    kt_read(s, meta + l->sm_user_mask.off - 1, &size, 1))
+		return -1;
+	e->sc_user = true;
+	e->sc_user_mask = (uint16_t)mask;
+	e->sc_user_arg_size = size;
+	if (!strcmp(e->sc_name, "sys_openat")) {
+		openat_flags(e);
+		if (!e->sc_openat)
+			e->dyn_bad = strdup("sys_openat's print fmt does not list its flags");
+	}
+	return 0;
+}
+
+/*
  * A syscall event's struct syscall_metadata (trace_event_call.data): its
  * name, number and arguments' names and types, as print_syscall_enter()
  * and print_syscall_exit() print them. 0, or what it lacks in e->dyn_bad.
@@ -65,15 +131,6 @@ static void syscall_meta(struct kt_session *s, struct kt_event *e)
 	uint64_t meta, nr = 0, nb = 0, names, types, p;
 	int i;
 
-	if (l->sm_user_mask.present && e->dyn == KT_DYN_SYSCALL_ENTER) {
-		/*
-		 * 6.19: values under 10 in decimal, user strings and buffers,
-		 * openat's own form (print_syscall_exit() did not change)
-		 */
-		e->dyn_bad = strdup("this kernel's syscall enter printer (6.19+: user space "
-				    "arguments) is not rendered yet");
-		return;
-	}
 	if (!l->call_data.present || !l->sm_name.present || !l->sm_syscall_nr.present ||
 	    kt_read_member(s, e->call, &l->call_data, &meta) || !meta ||
 	    kt_read_member(s, meta, &l->sm_name, &p) || kt_read_string(s, p, 256, &e->sc_name) ||
@@ -82,14 +139,20 @@ static void syscall_meta(struct kt_session *s, struct kt_event *e)
 	e->sc_nr = (int)(int32_t)nr;
 	if (e->dyn == KT_DYN_SYSCALL_EXIT)
 		return;
-	if (!l->sm_nb_args.present || !l->sm_args.present || !l->sm_types.present ||
-	    kt_read_member(s, meta, &l->sm_nb_args, &nb) || nb > 6 ||
+	if (l->sm_user_mask.present && syscall_nb_args(s, e, meta, &nb))
+		goto bad;
+	if (!l->sm_args.present || !l->sm_types.present ||
+	    (!l->sm_user_mask.present && (!l->sm_nb_args.present ||
+					  kt_read_member(s, meta, &l->sm_nb_args, &nb))) ||
+	    nb > 6 ||
 	    kt_read_member(s, meta, &l->sm_args, &names) ||
 	    kt_read_member(s, meta, &l->sm_types, &types))
 		goto bad;
 	e->sc_nb_args = (int)nb;
 	if (!nb)
 		return;
+	if (l->sm_user_mask.present && syscall_user(s, e, meta))
+		goto bad;
 	e->sc_args = calloc(nb, sizeof(char *));
 	e->sc_types = calloc(nb, sizeof(char *));
 	if (!e->sc_args || !e->sc_types)
@@ -333,6 +396,8 @@ void kt_probe__free(struct kt_event *e)
 	}
 	free(e->sc_args);
 	free(e->sc_types);
+	for (i = 0; i < e->sc_nr_oflags; i++)
+		free(e->sc_oflag_names[i]);
 	free(e->sc_name);
 	for (i = 0; i < e->nr_dyn_args; i++)
 		free(e->dyn_args[i].name);
@@ -482,6 +547,157 @@ static int probe_args(struct kt_session *s, struct kt_buffer *b, const struct kt
 	return 0;
 }
 
+/* the user space data of argument @i (its "__ARG_val" field): -EBADMSG outside the record */
+static int user_data(const struct kt_event *e, struct tep_event *ev, struct tep_record *r, int i,
+		     const unsigned char **ptr, int *len)
+{
+	char name[300];
+	bool ok = true;
+	uint32_t loc;
+
+	snprintf(name, sizeof(name), "__%s_val", e->sc_args[i]);
+	loc = (uint32_t)kt_output__field(ev, name, r, &ok);
+	if (!ok || (loc & 0xffff) + (loc >> 16) > (uint32_t)r->size)
+		return -EBADMSG;
+	*ptr = (const unsigned char *)r->data + (loc & 0xffff);
+	*len = (int)(loc >> 16);
+	return 0;
+}
+
+static bool kprint(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f;	/* isascii() && isprint() */
+}
+
+/* trace_print_flags_seq(s, "|", bits, table) */
+static void print_oflags(const struct kt_event *e, unsigned long long bits, struct trace_seq *q)
+{
+	bool first = true;
+	int i;
+
+	for (i = 0; i < e->sc_nr_oflags && bits; i++) {
+		uint64_t m = e->sc_oflags[i];
+
+		if ((bits & m) != m)
+			continue;
+		bits &= ~m;
+		if (!first)
+			trace_seq_putc(q, '|');
+		first = false;
+		trace_seq_puts(q, e->sc_oflag_names[i]);
+	}
+	if (bits) {
+		if (!first)
+			trace_seq_putc(q, '|');
+		trace_seq_printf(q, "0x%llx", bits);
+	}
+}
+
+/*
+ * 6.19+'s print_syscall_enter(): values under 10 in decimal, each user
+ * space argument's data after it (a string in quotes; an array as hex
+ * bytes, then its printable text), and sys_enter_openat_print()'s form
+ * for openat unless the verbose option is on.
+ */
+static int syscall_render_user(const struct kt_event *e, struct tep_event *ev,
+			       struct tep_record *r, const struct kt_trace_opts *o,
+			       struct trace_seq *q)
+{
+	uint64_t v[6];
+	bool ok = true, done = false;
+	int i, n = 0;
+	struct tep_format_field *f;
+
+	/* the record's own argument fields: as many as the metadata's nb_args */
+	for (f = ev->format.fields; f; f = f->next)
+		n += strcmp(f->name, "__syscall_nr") && strncmp(f->name, "__", 2);
+	if (n != e->sc_nb_args)
+		return -EOPNOTSUPP;
+	for (i = 0; i < e->sc_nb_args; i++) {
+		v[i] = kt_output__field(ev, e->sc_args[i], r, &ok);
+		if (!ok)
+			return -EBADMSG;
+	}
+	trace_seq_printf(q, "%s(", e->sc_name);
+	for (i = 0; i < e->sc_nb_args && !done; i++) {
+		const unsigned char *p;
+		int len, x;
+		bool printable = false;
+		uint64_t want;
+
+		if (i)
+			trace_seq_puts(q, ", ");
+		if (e->sc_openat && !o->verbose && i == 2) {
+			int bits = (int)v[2];
+			uint64_t creat = 0;
+
+			for (x = 1; x < e->sc_nr_oflags; x++)
+				if (!strcmp(e->sc_oflag_names[x], "O_CREAT"))
+					creat = e->sc_oflags[x];
+			trace_seq_puts(q, "flags: ");
+			if (!(bits & (creat | e->sc_oflags[0])))
+				done = true;
+			if (!(bits & 3)) {
+				if (!bits) {
+					trace_seq_puts(q, "O_RDONLY");
+					continue;
+				}
+				trace_seq_puts(q, "O_RDONLY|");
+			}
+			print_oflags(e, (unsigned long long)(long long)bits, q);
+			continue;
+		}
+		if (e->sc_openat && !o->verbose && i == 3) {
+			trace_seq_printf(q, "%s: 0%03o", e->sc_args[i], (unsigned int)v[i]);
+			continue;
+		}
+		if (e->sc_openat && !o->verbose) {
+			trace_seq_printf(q, "%s: %llu", e->sc_args[i], (unsigned long long)v[i]);
+		} else {
+			if (o->verbose)
+				trace_seq_printf(q, "%s ", e->sc_types[i]);
+			trace_seq_printf(q, v[i] < 10 ? "%s: %llu" : "%s: 0x%llx", e->sc_args[i],
+					 (unsigned long long)v[i]);
+		}
+		if (!(e->sc_user_mask & (1u << i)))
+			continue;
+		if (user_data(e, ev, r, i, &p, &len))
+			return -EBADMSG;
+		if (e->sc_openat && !o->verbose) {
+			trace_seq_printf(q, " \"%.*s\"", len, (const char *)p);
+			continue;
+		}
+		if (e->sc_user_arg_size < 0 || e->sc_user_is_str) {
+			trace_seq_printf(q, " \"%.*s\"", len, (const char *)p);
+			continue;
+		}
+		if (e->sc_user_arg_size >= e->sc_nb_args)
+			return -EOPNOTSUPP;
+		want = (uint64_t)(int)v[e->sc_user_arg_size];	/* "val" is an int */
+		trace_seq_puts(q, " (");
+		for (x = 0; x < len; x++) {
+			printable |= kprint(p[x]);
+			if (x)
+				trace_seq_putc(q, ':');
+			trace_seq_printf(q, "%02x", p[x]);
+		}
+		if ((int64_t)len < (int64_t)want)
+			trace_seq_puts(q, ", ...");
+		trace_seq_putc(q, ')');
+		if (!printable)
+			continue;
+		trace_seq_puts(q, " \"");
+		for (x = 0; x < len; x++)
+			trace_seq_putc(q, kprint(p[x]) ? (char)p[x] : '.');
+		if ((int64_t)len < (int64_t)want)
+			trace_seq_puts(q, "\"...");
+		else
+			trace_seq_putc(q, '"');
+	}
+	trace_seq_putc(q, ')');
+	return 0;
+}
+
 /*
  * print_syscall_enter() and print_syscall_exit() (kernel/trace/
  * trace_syscalls.c; enter up to 6.18): "sys_write(fd: 1, buf: 55d0,
@@ -509,6 +725,8 @@ static int syscall_render(const struct kt_event *e, struct tep_event *ev, struct
 		trace_seq_printf(q, "%s -> 0x%llx", e->sc_name, (unsigned long long)ret);
 		return 0;
 	}
+	if (e->sc_user)
+		return syscall_render_user(e, ev, r, o, q);
 	trace_seq_printf(q, "%s(", e->sc_name);
 	for (i = 0; i < e->sc_nb_args; i++) {
 		uint64_t v = kt_output__field(ev, e->sc_args[i], r, &ok);
