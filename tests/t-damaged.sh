@@ -223,11 +223,27 @@ if "$(dirname "$0")/../scripts/make-damaged-kdump" >/dev/null; then
 	want_except "$DK/desc.lost"
 	cp "$want" "$want.kd"
 	sum=$(sha1sum <"$DK/desc-big.kdump")
+	# libkdumpfile 0.5.4+ (Debian 13's 0.5.5) reads a flattened file itself
+	# (extract/dump.c flat_by_lib), safely: the lying size only lengthens the
+	# zlib input, and the page decompresses to the kernel's own bytes
+	kdf=$(dpkg-query -W -f '${Version}' libkdumpfile10 2>/dev/null)
 	for dmp in desc-big.kdump desc-big.flat desc-huge.kdump desc-eof.kdump desc-neg.kdump \
 		   desc-zero.kdump desc-raw-short.kdump; do
 		run -x "$V61" -i global "$DK/$dmp"
 		if signalled $rc; then
 			nok "$dmp: killed by signal $((rc - 128))"
+			continue
+		fi
+		if [ "$dmp" = desc-big.flat ] && [ -n "$kdf" ] &&
+		   dpkg --compare-versions "$kdf" ge 0.5.4; then
+			grep -v '^#' "$TRUTH" >"$want"
+			if [ $rc = 0 ]; then
+				ok "$dmp: exit 0 with libkdumpfile $kdf, which reads flattened files itself and a lying size safely"
+			else
+				nok "$dmp: exit status $rc with libkdumpfile $kdf: $(head -c 300 "$err" | tr '\n' ' ')"
+			fi
+			in_order "$dmp"
+			cp "$want.kd" "$want"
 			continue
 		fi
 		case $dmp in
