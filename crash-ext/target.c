@@ -258,4 +258,9 @@ void kc_target__init(struct kt_target *t)
 	t->member = kc_member;
 	t->type_size = kc_type_size;
 	t->enumerator = kc_enumerator;
+	/* crash's machine: the dump's page size; big-endian where crash runs on one */
+	t->page_size = (uint32_t)PAGESIZE();
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	t->flags |= KT_TARGET_BIG_ENDIAN;
+#endif
 }

@@ -665,6 +665,18 @@ void kx_dump__target(struct kx_dump *d, struct kt_target *t)
 	t->type_size = target_type_size;
 	t->enumerator = target_enumerator;
 	t->enumerator_at = target_enumerator_at;
+	/* the platform as the dump says it (ELF header, kdump header, VMCOREINFO) */
+	if (d->page_shift >= 12 && d->page_shift <= 18)
+		t->page_size = 1u << d->page_shift;
+	{
+		kdump_num_t order;
+
+		if (kdump_get_number_attr(d->ctx, KDUMP_ATTR_BYTE_ORDER, &order) == KDUMP_OK &&
+		    order == KDUMP_BIG_ENDIAN)
+			t->flags |= KT_TARGET_BIG_ENDIAN;
+		else
+			kdump_clear_err(d->ctx);
+	}
 }
 
 const char *kx_dump__osrelease(const struct kx_dump *d)

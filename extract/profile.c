@@ -485,7 +485,8 @@ void kx_profile__target(struct kx_profile *p, struct kx_dump *d, FILE *log,
 	t->priv = p;
 	t->read = target_read;
 	t->read_blocks = dt.read_blocks ? target_read_blocks : NULL;
-	t->flags = dt.flags & KT_TARGET_BLOCKS_MT;
+	t->flags = dt.flags & (KT_TARGET_BLOCKS_MT | KT_TARGET_BIG_ENDIAN);
+	t->page_size = dt.page_size;
 	t->symbol = target_symbol;
 	t->member = target_member;
 	t->type_size = target_type_size;

@@ -74,9 +74,11 @@ static void load(struct kt_session *s)
 	if (!text) {
 		err = read_note(s, &text, &size);
 		if (err) {
-			kt_warn(s, "cannot read the VMCOREINFO text at 0x%llx (vmcoreinfo_data) nor "
-				   "its note (vmcoreinfo_note): %s", (unsigned long long)data,
-				strerror(-err));
+			/* said when the release or build-id is asked (warn()) */
+			snprintf(s->ident_err, sizeof(s->ident_err),
+				 "cannot read the VMCOREINFO text at 0x%llx (vmcoreinfo_data) nor "
+				 "its note (vmcoreinfo_note): %s", (unsigned long long)data,
+				 strerror(-err));
 			return;
 		}
 	}
@@ -85,20 +87,48 @@ static void load(struct kt_session *s)
 			s->release = strndup(line + 10, 64);
 		else if (!strncmp(line, "BUILD-ID=", 9) && !s->build_id)
 			s->build_id = strndup(line + 9, 128);
+		else if (!strncmp(line, "PAGESIZE=", 9) && !s->vmci_page_size) {
+			char *end;
+			unsigned long v = strtoul(line + 9, &end, 10);
+
+			/* a power of two from 4 KiB to 256 KiB (hexagon's largest) */
+			if (*end || v < 4096 || v > (256u << 10) || (v & (v - 1)))
+				kt_warn(s, "VMCOREINFO: implausible PAGESIZE=%.20s, not used",
+					line + 9);
+			else
+				s->vmci_page_size = (uint32_t)v;
+		}
 	}
 	free(text);
+}
+
+/* the identity asked: why there is none, once */
+static void warn(struct kt_session *s)
+{
+	if (s->ident_err[0]) {
+		kt_warn(s, "%s", s->ident_err);
+		s->ident_err[0] = 0;
+	}
 }
 
 const char *kt_session__release(struct kt_session *s)
 {
 	load(s);
+	warn(s);
 	return s->release;
 }
 
 const char *kt_session__build_id(struct kt_session *s)
 {
 	load(s);
+	warn(s);
 	return s->build_id;
+}
+
+uint32_t kt_ident__page_size(struct kt_session *s)
+{
+	load(s);
+	return s->vmci_page_size;
 }
 
 void kt_ident__free(struct kt_session *s)

@@ -161,6 +161,7 @@ struct kt_event {
 	int sc_openat;		/* sys_openat's own form: flags from its print fmt */
 	uint64_t sc_oflags[20];	/* O_TMPFILE, then the print fmt's { mask, name } in order */
 	char *sc_oflag_names[20];
+	uint64_t sc_ocreat;	/* O_CREAT's value in that fmt */
 	int sc_nr_oflags;
 	bool dyn_warned;
 	bool guard_warned;	/* a record of it was not rendered (evalguard.c): said once */
@@ -283,6 +284,8 @@ struct kt_session {
 	int panic_cpu;			/* -1: none recorded (panic.c) */
 	const char *panic_cpu_source;	/* the symbol it came from */
 	char *release, *build_id;	/* from VMCOREINFO (ident.c) */
+	uint32_t vmci_page_size;	/* VMCOREINFO PAGESIZE, 0: not said */
+	char ident_err[160];		/* why there is no VMCOREINFO, not yet said */
 	bool ident_tried;
 	struct kt_pagecache *pagecache;	/* NULL: ring pages are read each time */
 	struct kt_rcache *rcache;	/* small reads, a page at a time (read.c) */
@@ -458,6 +461,8 @@ void kt_raw__json(const struct kt_record *r, FILE *out);
 int kt_krec__load(struct kt_session *s);
 void kt_panic__load(struct kt_session *s);
 void kt_ident__free(struct kt_session *s);
+/* the kernel's PAGE_SIZE as its VMCOREINFO says (PAGESIZE=); 0: not said */
+uint32_t kt_ident__page_size(struct kt_session *s);
 void kt_buffer__free(struct kt_buffer *b);
 
 /* events.c */

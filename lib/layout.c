@@ -244,6 +244,29 @@ static int probe_buffer_types(struct kt_session *s)
 			      "(no ftrace in this kernel, or the debuginfo lacks kernel/trace)");
 }
 
+/*
+ * The kernel's PAGE_SIZE: a ring-buffer sub-buffer is one page (6.8+:
+ * a page shifted by trace_buffer.subbuf_order). 4 KiB on x86_64, but
+ * arm64 kernels are built for 4, 16 or 64 KiB and ppc64el for 64 KiB.
+ * The kernel's own word (VMCOREINFO PAGESIZE, there since 2.6.24) goes
+ * first, then the target's (the dump header); 4096 when neither says: a
+ * larger page then shows as sub-buffers whose commit runs past 4 KiB,
+ * which are counted corrupt, never printed wrong.
+ */
+static uint32_t page_size_of(struct kt_session *s)
+{
+	uint32_t kern = kt_ident__page_size(s), tgt = s->t.page_size;
+
+	if (tgt && (tgt < 4096 || tgt > (256u << 10) || (tgt & (tgt - 1)))) {
+		kt_warn(s, "the target's page size %u is implausible, not used", tgt);
+		tgt = 0;
+	}
+	if (kern && tgt && kern != tgt)
+		kt_warn(s, "the kernel's VMCOREINFO says PAGESIZE=%u, the dump %u: %u used",
+			kern, tgt, kern);
+	return kern ? kern : tgt ? tgt : 4096;
+}
+
 int kt_layout__probe(struct kt_session *s)
 {
 	struct kt_layout *l = &s->l;
@@ -268,6 +291,6 @@ int kt_layout__probe(struct kt_session *s)
 		kt_member__probe(s, "struct trace_array", "snapshot_buffer", &l->tr_max_buffer);
 	l->prb_desc_size = type_size(s, "struct prb_desc");
 	l->printk_info_size = type_size(s, "struct printk_info");
-	l->page_size = 4096;
+	l->page_size = page_size_of(s);
 	return 0;
 }

@@ -91,6 +91,8 @@ static void openat_flags(struct kt_event *e)
 		e->sc_oflag_names[n++] = strdup(name);
 		if (!strcmp(name, "O_DIRECTORY"))
 			dir = v;
+		if (!strcmp(name, "O_CREAT"))
+			e->sc_ocreat = v;
 		p += len;
 	}
 	/* print_syscall_enter()'s table puts O_TMPFILE (__O_TMPFILE | O_DIRECTORY) first */
@@ -610,7 +612,7 @@ static int syscall_render_user(const struct kt_event *e, struct tep_event *ev,
 
 	/* the record's own argument fields: as many as the metadata's nb_args */
 	for (f = ev->format.fields; f; f = f->next)
-		n += strcmp(f->name, "__syscall_nr") && strncmp(f->name, "__", 2);
+		n += !!strncmp(f->name, "__", 2);	/* not __syscall_nr, __data_loc's */
 	if (n != e->sc_nb_args)
 		return -EOPNOTSUPP;
 	for (i = 0; i < e->sc_nb_args; i++) {
@@ -629,13 +631,9 @@ static int syscall_render_user(const struct kt_event *e, struct tep_event *ev,
 			trace_seq_puts(q, ", ");
 		if (e->sc_openat && !o->verbose && i == 2) {
 			int bits = (int)v[2];
-			uint64_t creat = 0;
 
-			for (x = 1; x < e->sc_nr_oflags; x++)
-				if (!strcmp(e->sc_oflag_names[x], "O_CREAT"))
-					creat = e->sc_oflags[x];
 			trace_seq_puts(q, "flags: ");
-			if (!(bits & (creat | e->sc_oflags[0])))
+			if (!(bits & (e->sc_ocreat | e->sc_oflags[0])))
 				done = true;
 			if (!(bits & 3)) {
 				if (!bits) {

@@ -86,6 +86,17 @@ struct kt_target {
 	 * flags, what the target promises beyond the above.
 	 */
 	unsigned int flags;
+
+	/*
+	 * Optional (0: not known, or the caller's struct ends before it):
+	 * the crashed machine's page size in bytes, as the dump says it (a
+	 * kdump header, libkdumpfile's arch.page_shift, crash's PAGESIZE()).
+	 * Ring-buffer sub-buffers are pages (6.8+: pages shifted by an
+	 * order): 16 KiB on some arm64 kernels, 64 KiB on ppc64el. The
+	 * kernel's own VMCOREINFO PAGESIZE is asked too; 4096 when neither
+	 * says.
+	 */
+	uint32_t page_size;
 };
 
 /*
@@ -95,6 +106,13 @@ struct kt_target {
  * time (trace.dat then reads the ring on the calling thread alone).
  */
 #define KT_TARGET_BLOCKS_MT	(1u << 0)
+/*
+ * The crashed machine is big-endian (s390x). libktrace reads the
+ * kernel's structures and records as little-endian and refuses such a
+ * target (kt_session__open() fails) rather than print what it would
+ * misread. A target that cannot tell leaves it clear.
+ */
+#define KT_TARGET_BIG_ENDIAN	(1u << 1)
 
 #ifdef __cplusplus
 }

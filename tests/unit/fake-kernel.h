@@ -225,7 +225,13 @@ struct fk_kernel {
 	uint64_t last_call;
 	uint64_t strpage;
 	uint32_t strpos;
+	/* the platform: ring pages of page_size (0: FK_PAGE); what the target says */
+	uint32_t page_size, target_page_size;
+	unsigned int target_flags;
 };
+
+/* the fake kernel's PAGE_SIZE */
+#define fk_pgsz(k) ((k)->page_size ? (k)->page_size : FK_PAGE)
 
 static FK_UNUSED struct fk_region *fk_region(struct fk_kernel *k, uint64_t addr, size_t len)
 {
@@ -302,13 +308,17 @@ static FK_UNUSED void fk_target(struct fk_kernel *k, struct kt_target *t)
 	t->member = fk_member;
 	t->type_size = fk_type_size;
 	t->enumerator = NULL;
+	t->page_size = k->target_page_size;
+	t->flags = k->target_flags;
 }
 
 /* A fresh zero-filled region of @len bytes; page-sized ones are page-aligned. */
 static FK_UNUSED uint64_t fk_alloc(struct fk_kernel *k, uint32_t len)
 {
 	struct fk_region *r;
-	uint32_t align = len >= FK_PAGE ? FK_PAGE : 64;
+	/* a larger page (16, 64 KiB) is aligned to its size, as the kernel's are */
+	uint32_t align = len > FK_PAGE && len <= (64u << 10) && !(len & (len - 1)) ? len :
+			 len >= FK_PAGE ? FK_PAGE : 64;
 
 	if (k->nr_regions == FK_MAX_REGIONS) {
 		fprintf(stderr, "fake kernel: out of regions\n");
@@ -463,7 +473,7 @@ static FK_UNUSED uint64_t fk_bpage_new(struct fk_kernel *k)
 {
 	uint64_t bp = fk_alloc(k, BP_SIZE);
 
-	fk_w64(k, bp + BP_PAGE, fk_alloc(k, FK_PAGE));
+	fk_w64(k, bp + BP_PAGE, fk_alloc(k, fk_pgsz(k)));
 	return bp;
 }
 
@@ -558,7 +568,7 @@ static FK_UNUSED void fk_pb_open(struct fk_pb *pb, struct fk_kernel *k, uint64_t
 {
 	pb->k = k;
 	pb->bpage = bpage;
-	pb->page = fk_ptr(k, fk_data_page(k, bpage), FK_PAGE);
+	pb->page = fk_ptr(k, fk_data_page(k, bpage), fk_pgsz(k));
 	pb->pos = 0;
 	pb->flags = 0;
 	memcpy(pb->page, &ts, 8);
@@ -571,7 +581,7 @@ static FK_UNUSED struct fk_pb fk_page(struct fk_ring *r, int idx, uint64_t ts)
 	struct fk_pb pb;
 
 	fk_pb_open(&pb, r->k, idx < 0 ? r->reader : r->bpage[idx], ts);
-	memset(pb.page + FK_DATA_OFF, 0, FK_PAGE - FK_DATA_OFF);
+	memset(pb.page + FK_DATA_OFF, 0, fk_pgsz(r->k) - FK_DATA_OFF);
 	return pb;
 }
 

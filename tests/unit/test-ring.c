@@ -717,6 +717,96 @@ static void test_no_nr_cpu_ids(void)
 	fk_free(k);
 }
 
+/* VMCOREINFO text at vmcoreinfo_data, as the kernel keeps it */
+static void vmcoreinfo(struct fk_kernel *k, const char *text)
+{
+	uint64_t data = fk_alloc(k, FK_PAGE), p = fk_alloc(k, 8), size = fk_alloc(k, 8);
+
+	memcpy(fk_ptr(k, data, strlen(text)), text, strlen(text));
+	fk_w64(k, p, data);
+	fk_sym(k, "vmcoreinfo_data", p);
+	fk_w64(k, size, strlen(text));
+	fk_sym(k, "vmcoreinfo_size", size);
+}
+
+/*
+ * A kernel of @page-byte pages (arm64's 16k flavour, ppc64el's 64 KiB):
+ * a sub-buffer is one such page. Its size comes from the kernel's
+ * VMCOREINFO PAGESIZE (@how 0), else from the target (1); the kernel's
+ * word wins over a target that disagrees, which is said (2). With
+ * neither (3) the pages whose data runs past 4 KiB are counted corrupt,
+ * never printed in part: only the page that fits in 4 KiB is read.
+ */
+static void big_page(uint32_t page, int how, const char *what)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r;
+	struct fk_session fs;
+	struct kt_loss l;
+	char w[65536] = "", text[128];
+	char *got;
+	/* 16-byte records: the first and last pages hold more than 4 KiB */
+	int big = (int)((page - FK_DATA_OFF) / 16);
+
+	k->page_size = page;
+	r = fk_ring_new(k, &gb, 0, 3);
+	fk_ring_set(r, 0, 2);
+	fill(r, 0, 100, 1, 400);
+	fill(r, 1, 100000, 1000, 10);
+	fill(r, 2, 200000, 2000, big);
+	snprintf(text, sizeof(text), "OSRELEASE=6.12.0-test\nPAGESIZE=%u\n", page);
+	if (how == 0 || how == 2)
+		vmcoreinfo(k, text);
+	if (how == 1)
+		k->target_page_size = page;
+	if (how == 2)
+		k->target_page_size = 4096;
+	if (how != 3)
+		want(w, 0, 100, 1, 400, 0);
+	want(w, 0, 100000, 1000, 10, 0);
+	if (how != 3)
+		want(w, 0, 200000, 2000, big, 0);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, w, what);
+	loss_of(&fs, &l);
+	CHECK_U64(l.pages_corrupt, how == 3 ? 2 : 0, what);
+	CHECK(how != 2 || strstr(fk_log(&fs), "PAGESIZE=16384, the dump 4096"),
+	      "%s: the disagreement said", what);
+	CHECK(how == 2 || !strstr(fk_log(&fs), "PAGESIZE"), "%s: nothing said", what);
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+static void test_big_pages(void)
+{
+	big_page(16384, 0, "16 KiB pages (VMCOREINFO): every record of each whole page");
+	big_page(16384, 1, "16 KiB pages (the target): every record of each whole page");
+	big_page(16384, 2, "16 KiB pages (VMCOREINFO, the target says 4096): the kernel's word");
+	big_page(16384, 3, "16 KiB pages, said by nobody: only what fits 4 KiB, the rest counted");
+	big_page(65536, 0, "64 KiB pages (VMCOREINFO): every record of each whole page");
+}
+
+/* a big-endian machine (s390x): refused, not misread */
+static void test_big_endian(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 2);
+	struct fk_session fs;
+
+	fill(r, 0, 100, 1, 3);
+	k->target_flags = KT_TARGET_BIG_ENDIAN;
+	CHECK(fk_open(k, &fs, true) && strstr(kt_last_error(), "big-endian"),
+	      "big-endian target: the session is refused, saying why");
+	fk_free(k);
+	free(r);
+}
+
 int main(void)
 {
 	test_wrap();
@@ -739,5 +829,7 @@ int main(void)
 	test_huge_nr_pages();
 	test_instances_loop();
 	test_no_nr_cpu_ids();
+	test_big_pages();
+	test_big_endian();
 	return fk_failed;
 }
