@@ -26,15 +26,19 @@ ktrace_mirror()
 }
 
 # Set up a private apt configuration for Debian SUITE (bullseye, bookworm,
-# trixie) under $KTRACE_CACHE/apt/SUITE and fill APT_OPTS with the options
-# that make apt-get use it. The machine's own sources are never touched.
+# trixie) and architecture ARCH (amd64 by default) under
+# $KTRACE_CACHE/apt/SUITE (amd64) or $KTRACE_CACHE/apt/SUITE-ARCH (any other:
+# its own lists, amd64's cached state left alone) and fill APT_OPTS with the
+# options that make apt-get use it. The machine's own sources are never touched.
 # KTRACE_APT_NOSECURITY=1 leaves out SUITE-security (own directory).
 # Runs 'apt-get update' on it when its lists are missing or older than a day.
 APT_OPTS=()
 ktrace_apt_setup()
 {
-	local suite=$1 dir mirror
-	dir=$KTRACE_CACHE/apt/$suite${KTRACE_APT_NOSECURITY:+-nosecurity}
+	local suite=$1 arch=${2:-amd64} dir mirror
+	dir=$KTRACE_CACHE/apt/$suite
+	[ "$arch" = amd64 ] || dir=$dir-$arch
+	dir=$dir${KTRACE_APT_NOSECURITY:+-nosecurity}
 	mirror=$(ktrace_mirror)
 	mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial" "$dir/etc"
 	: >"$dir/status"
@@ -60,15 +64,15 @@ EOS
 		-o "Dir::State=$dir/state"
 		-o "Dir::State::status=$dir/status"
 		-o "Dir::Cache=$dir/cache"
-		-o APT::Architecture=amd64
-		-o "APT::Architectures::=amd64"
+		-o "APT::Architecture=$arch"
+		-o "APT::Architectures::=$arch"
 		-o Acquire::Languages=none
 		-o Debug::NoLocking=1
 		-o APT::Sandbox::User=root)
 	if [ -z "$(find "$dir/state/updated" -mmin -1440 2>/dev/null)" ]; then
-		note "apt-get update ($suite, private configuration)"
+		note "apt-get update ($suite${dir##*/$suite}, private configuration)"
 		apt-get -qq "${APT_OPTS[@]}" update >"$dir/update.log" 2>&1 ||
-			{ cat "$dir/update.log" >&2; die "apt-get update failed for $suite"; }
+			{ cat "$dir/update.log" >&2; die "apt-get update failed for $suite $arch"; }
 		touch "$dir/state/updated"
 	fi
 }
@@ -80,7 +84,11 @@ ktrace_apt_version()
 		awk '/Candidate:/ { print $2 }' | grep -v '(none)'
 }
 
-# Debian suite of a kernel series.
+# Debian suite of a kernel series. An amd64 series is the suite's cloud
+# kernel (5.10, 6.1, 6.12, sid, trixie-backports) or its rt one (6.1-rt,
+# 6.12-rt); an arm64 series is one of those bases with -arm64 (Debian's
+# cloud-arm64 flavour, 4 KiB pages) or -arm64-16k (the arm64-16k flavour,
+# 16 KiB pages) after it: 6.12-arm64, 6.12-arm64-16k, sid-arm64...
 ktrace_series_suite()
 {
 	case $1 in
@@ -90,8 +98,80 @@ ktrace_series_suite()
 	# today's kernels: the newest of the suite, whatever it is (the mirror
 	# keeps no other); fetch-kernel resolves it each day
 	sid | trixie-backports) echo "$1" ;;
+	*-arm64 | *-arm64-16k)
+		case $1 in *-rt-*) return 1 ;; esac
+		ktrace_series_suite "$(ktrace_series_base "$1")" ;;
 	*) return 1 ;;
 	esac
+}
+
+# The series without its architecture and flavour (6.12-arm64-16k: 6.12).
+ktrace_series_base()
+{
+	local s=${1%-16k}
+	echo "${s%-arm64}"
+}
+
+# The Debian architecture of a kernel series: amd64 or arm64.
+ktrace_series_arch()
+{
+	case $1 in *-arm64 | *-arm64-16k) echo arm64 ;; *) echo amd64 ;; esac
+}
+
+# The Debian kernel flavour of a series, as in linux-image-FLAVOUR (the
+# meta-package) and linux-image-RELEASE (RELEASE ends with it):
+# cloud-amd64, rt-amd64, cloud-arm64 or arm64-16k.
+ktrace_series_flavour()
+{
+	case $1 in
+	*-arm64-16k) echo arm64-16k ;;
+	*-arm64) echo cloud-arm64 ;;
+	*-rt) echo rt-amd64 ;;
+	*) echo cloud-amd64 ;;
+	esac
+}
+
+# Whether a series names the newest kernel of a suite (sid,
+# trixie-backports, sid-arm64...), which fetch-kernel resolves each day.
+ktrace_series_moves()
+{
+	local base
+	base=$(ktrace_series_base "$1")
+	[ "$(ktrace_series_suite "$base" 2>/dev/null)" = "$base" ]
+}
+
+# Path of a static busybox for a guest of Debian architecture ARCH: the
+# host's own (busybox-static) for the host's architecture; for another,
+# Debian trixie's busybox-static of ARCH through the private apt
+# configuration, unpacked once into $KTRACE_CACHE/busybox/ARCH/.
+ktrace_guest_busybox()
+{
+	local arch=$1 dir deb b
+	if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+		command -v busybox
+		return
+	fi
+	dir=$KTRACE_CACHE/busybox/$arch
+	if [ ! -x "$dir/busybox" ]; then
+		ktrace_apt_setup trixie "$arch"
+		rm -rf "$dir.tmp"
+		mkdir -p "$dir.tmp/x"
+		(cd "$dir.tmp" && apt-get -qq "${APT_OPTS[@]}" download busybox-static) ||
+			die "cannot download busybox-static ($arch)"
+		deb=$(ls "$dir.tmp"/busybox-static_*.deb)
+		dpkg-deb -x "$deb" "$dir.tmp/x"
+		for b in "$dir.tmp/x/usr/bin/busybox" "$dir.tmp/x/bin/busybox"; do
+			[ -x "$b" ] && break
+		done
+		[ -x "$b" ] || die "no busybox in $deb"
+		mkdir -p "$dir"
+		mv "$b" "$dir/busybox.tmp"
+		dpkg-deb -f "$deb" Version >"$dir/version"
+		mv "$dir/busybox.tmp" "$dir/busybox"
+		rm -rf "$dir.tmp"
+		note "busybox-static $(cat "$dir/version") ($arch) kept in $dir"
+	fi
+	echo "$dir/busybox"
 }
 
 # Path of helper NAME built from scripts/tools/NAME.c into the cache (rebuilt

@@ -21,15 +21,17 @@ add_modules() {
 }
 
 make_initramfs() {
-	local r=$work/root rand
+	local r=$work/root rand bb
 	rand=$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
 	last_global="ktrace-last-marker $case $rand"
 	last_instance="ktrace-last-marker-$instance $case $rand"
 	mkdir -p "$r"/{bin,lib/modules,proc,sys,dev,truth,ktrace/files}
 	: >"$r/lib/modules.load"
-	cp "$(command -v busybox)" "$r/bin/busybox"
+	# the guest's architecture's (arm64: Debian's, unpacked into the cache)
+	bb=$(ktrace_guest_busybox "$arch") || die "no busybox for $arch"
+	cp "$bb" "$r/bin/busybox"
 	if readelf -l "$r/bin/busybox" 2>/dev/null | grep -q 'program interpreter'; then
-		die "$(command -v busybox) is dynamically linked: install busybox-static"
+		die "$bb is dynamically linked: install busybox-static"
 	fi
 	ln -s busybox "$r/bin/sh"
 	cp "$libdir/qemu-panic-init.sh" "$r/init"

@@ -10,8 +10,13 @@
 # ("internal-error": seen on nested hosts), boot falls back to TCG and the
 # cached answer becomes tcg. KTRACE_ACCEL=tcg|kvm overrides. The TCG CPU model has
 # 4-level paging like most machines that dump (KTRACE_CPU=max: 5-level).
+# An arm64 guest (arch=arm64: QEMU's virt machine) runs under TCG on this
+# x86-64 host, with -cpu max (the 16 KiB and 64 KiB granules, LPA2), its
+# pointer authentication QEMU's own cheap algorithm (pauth-impdef: the
+# architected one is most of TCG's time); no KVM probe.
 probe_kvm() {
 	local key f rc=0
+	[ "$arch" = amd64 ] || return 1
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
 	key=$(printf '%s %s' "$(uname -r)" "$(qemu-system-x86_64 --version | head -n1)" | sha256sum | cut -c1-12)
 	f=$KTRACE_CACHE/accel-$key
@@ -33,8 +38,15 @@ if [ "$accel_name" = auto ]; then
 fi
 set_accel() {
 	case $accel_name in
-	kvm) accel=(-accel kvm -cpu host) ;;
-	tcg) accel=(-accel tcg -cpu "${KTRACE_CPU:-max,la57=off}") ;;
+	kvm)
+		[ "$arch" = amd64 ] || usage_err "KTRACE_ACCEL=kvm: an $arch guest runs under TCG only"
+		accel=(-accel kvm -cpu host) ;;
+	tcg)
+		if [ "$arch" = arm64 ]; then
+			accel=(-accel tcg -cpu "${KTRACE_CPU:-max,pauth-impdef=on}")
+		else
+			accel=(-accel tcg -cpu "${KTRACE_CPU:-max,la57=off}")
+		fi ;;
 	*) usage_err "KTRACE_ACCEL must be auto, kvm or tcg" ;;
 	esac
 }
@@ -79,12 +91,19 @@ boot() {
 	truncate -s $((64 + (buffer_kb + ${instance_buffer_kb:-0}) * cpus * 8 / 1024))M "$work/truth.img"
 	mkfs.ext4 -q -F -E lazy_itable_init=1 "$work/truth.img"
 	t_qemu=$(now) t_init= t_work= t_exit= t_panic=
-	qemu-system-x86_64 "${accel[@]}" -smp "$cpus" -m "$mem" \
-		-machine q35 -nodefaults -display none -no-reboot \
-		-kernel "$kernel" -initrd "$work/initrd" -append "$cmdline" \
+	# arm64: virt (PL011 console ttyAMA0, PCIe, fw_cfg for vmcoreinfo), the
+	# Image (unpacked when it came compressed), pvpanic on PCI
+	if [ "$arch" = arm64 ]; then
+		machine=(-machine virt -kernel "$arm_image" -device pvpanic-pci)
+	else
+		machine=(-machine q35 -kernel "$kernel" -device pvpanic)
+	fi
+	"$qemu_bin" "${accel[@]}" -smp "$cpus" -m "$mem" \
+		"${machine[@]}" -nodefaults -display none -no-reboot \
+		-initrd "$work/initrd" -append "$cmdline" \
 		-serial "file:$out/console.log" \
 		-drive "file=$work/truth.img,if=virtio,format=raw,cache=unsafe" \
-		-device pvpanic -device vmcoreinfo -action panic=pause \
+		-device vmcoreinfo -action panic=pause \
 		-qmp "unix:$work/qmp.sock,server=on,wait=off" &
 	qpid=$!
 	while :; do
