@@ -63,6 +63,9 @@ crash_ext_for() {
 	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	[ -n "${KTRACE_SANITIZE:-}" ] && return 1
 	case $1 in
+	# Debian's crash reads its own architecture's dumps only (another
+	# one needs a crash built with target=ARM64 etc., which Debian does not ship)
+	*-arm64* | *-ppc64el* | *-s390x*) return 1 ;;
 	[1-5].* | 6.[01])
 		command -v "${CRASH:-crash}" >/dev/null && [ -f /usr/include/crash/defs.h ] || return 1
 		make -s -C "$root" O="$O" "$O/ktrace.so" >/dev/null 2>&1 || return 2

@@ -30,36 +30,42 @@ first_diff() {
 
 for c in $(all_cases); do
 	dir=$VMCORES/$c
-	unset CASE VMLINUX INSTANCES FORMATS CLOCK
+	unset CASE VMLINUX INSTANCES FORMATS CLOCK ARCH
 	. "$dir/case.env"
 	rm -f "$tmp/want"
-	if ! makedumpfile --dump-dmesg "$dir/vmcore.kdump" "$tmp/want" >"$tmp/mdf.err" 2>&1; then
+	if [ ! -f "$dir/vmcore.kdump" ]; then
+		# another architecture's dump (arm64): ELF only
+		skip "$c: makedumpfile --dump-dmesg: no kdump-compressed dump of this ${ARCH:-amd64} case (this host's makedumpfile reads its own architecture only); the console, JSON and timeline checks still run"
+	elif ! makedumpfile --dump-dmesg "$dir/vmcore.kdump" "$tmp/want" >"$tmp/mdf.err" 2>&1; then
 		nok "$c: makedumpfile --dump-dmesg failed: $(tail -n 1 "$tmp/mdf.err")"
 		continue
 	fi
-	for fmt in $FORMATS; do
-		core=$dir/vmcore.$fmt
-		"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$core" >"$tmp/got" 2>"$tmp/err"
-		rc=$?
-		if [ $rc != 0 ]; then
-			nok "$c/$fmt: --dmesg exit status $rc: $(head -c 200 "$tmp/err")"
-		elif ! cmp -s "$tmp/want" "$tmp/got"; then
-			nok "$c/$fmt: --dmesg differs from makedumpfile --dump-dmesg: $(first_diff "$tmp/want" "$tmp/got")"
-		else
-			ok "$c/$fmt: --dmesg equals makedumpfile --dump-dmesg ($(wc -l <"$tmp/got") lines)"
+	[ -f "$tmp/want" ] && {
+		for fmt in $FORMATS; do
+			core=$dir/vmcore.$fmt
+			"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$core" >"$tmp/got" 2>"$tmp/err"
+			rc=$?
+			if [ $rc != 0 ]; then
+				nok "$c/$fmt: --dmesg exit status $rc: $(head -c 200 "$tmp/err")"
+			elif ! cmp -s "$tmp/want" "$tmp/got"; then
+				nok "$c/$fmt: --dmesg differs from makedumpfile --dump-dmesg: $(first_diff "$tmp/want" "$tmp/got")"
+			else
+				ok "$c/$fmt: --dmesg equals makedumpfile --dump-dmesg ($(wc -l <"$tmp/got") lines)"
+			fi
+		done
+		# makedumpfile -d 31 drops free, cache and user pages, never the log
+		if [ -f "$dir/vmcore.d31" ]; then
+			"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$dir/vmcore.d31" >"$tmp/got" 2>"$tmp/err"
+			rc=$?
+			if [ $rc = 0 ] && cmp -s "$tmp/want" "$tmp/got"; then
+				ok "$c/d31: --dmesg of the makedumpfile -d 31 dump equals the whole dump's"
+			else
+				nok "$c/d31: --dmesg exit $rc, differs: $(first_diff "$tmp/want" "$tmp/got")"
+			fi
 		fi
-	done
-	# makedumpfile -d 31 drops free, cache and user pages, never the log
-	if [ -f "$dir/vmcore.d31" ]; then
-		"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$dir/vmcore.d31" >"$tmp/got" 2>"$tmp/err"
-		rc=$?
-		if [ $rc = 0 ] && cmp -s "$tmp/want" "$tmp/got"; then
-			ok "$c/d31: --dmesg of the makedumpfile -d 31 dump equals the whole dump's"
-		else
-			nok "$c/d31: --dmesg exit $rc, differs: $(first_diff "$tmp/want" "$tmp/got")"
-		fi
-	fi
+	}
 	core=$dir/vmcore.kdump
+	[ -f "$core" ] || core=$dir/vmcore.${FORMATS%% *}
 	"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$core" >"$tmp/log" 2>/dev/null
 	records=$(grep -c '^\[' "$tmp/log")
 

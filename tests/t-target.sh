@@ -120,7 +120,7 @@ if [ -n "$first_dump" ]; then
 		run "vmlinux of another kernel is a mismatch" 0 \
 			-e mismatch -k "$other_vmlinux" "$first_dump"
 	else
-		echo "ok - # skip vmlinux mismatch: only one kernel in the fixtures"
+		echo "skip - vmlinux mismatch: only one kernel in the fixtures"
 	fi
 fi
 exit $fail

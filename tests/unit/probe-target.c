@@ -227,7 +227,8 @@ static void check_unmapped(struct kt_target *t)
 
 /*
  * Read the first 8 bytes of each page of the first 64 MiB of the direct
- * map (x86_64: page_offset_base). A filtered dump (makedumpfile -d 17 or
+ * map (x86_64: page_offset_base; elsewhere the 64 MiB that hold the page
+ * of vmcoreinfo_data). A filtered dump (makedumpfile -d 17 or
  * 31) must answer -ENODATA for some (free pages), an unfiltered one for
  * none, and no page may fail with -EIO.
  */
@@ -238,10 +239,21 @@ static void check_filtered(struct kx_dump *d, struct kt_target *t,
 	unsigned long ok = 0, nodata = 0, fault = 0, io = 0;
 	int ret;
 
-	if (!t->symbol(t->priv, "page_offset_base", &addr) &&
-	    t->read(t->priv, addr, &base, sizeof(base))) {
-		check(0, "read %s", "page_offset_base", kx_dump__last_error(d));
-		return;
+	if (!t->symbol(t->priv, "page_offset_base", &addr)) {
+		if (t->read(t->priv, addr, &base, sizeof(base))) {
+			check(0, "read %s", "page_offset_base", kx_dump__last_error(d));
+			return;
+		}
+	} else if (!t->symbol(t->priv, "vmcoreinfo_data", &addr)) {
+		/*
+		 * not x86_64 (arm64's linear map moves with the RAM's base and
+		 * KASLR): the 64 MiB around a page the kernel allocated
+		 */
+		if (t->read(t->priv, addr, &base, sizeof(base))) {
+			check(0, "read %s", "vmcoreinfo_data", kx_dump__last_error(d));
+			return;
+		}
+		base &= ~((64ULL << 20) - 1);
 	}
 	for (i = 0; i < (64ULL << 20) / 4096; i++) {
 		ret = t->read(t->priv, base + i * 4096, &v, sizeof(v));
