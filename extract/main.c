@@ -233,6 +233,20 @@ open:
 	kt_session__free(s);
 	if (x && kx_indump__report(x, stderr) && ret == KT_EXIT_OK)
 		ret = KT_EXIT_PARTIAL;
+	/*
+	 * a profile made by an older ktrace, without answers to what this one
+	 * asks (a member renamed in a newer kernel, a new reader): what hangs
+	 * on them was taken as absent, which may be a buffer or an option
+	 * not read; said above question by question, counted here
+	 */
+	if (p && kx_profile__unknown(p)) {
+		fprintf(stderr, "ktrace-extract: the profile had no answer to %u question%s of this "
+				"ktrace: what depends on %s may be missing (make the profile again)\n",
+			kx_profile__unknown(p), kx_profile__unknown(p) == 1 ? "" : "s",
+			kx_profile__unknown(p) == 1 ? "it" : "them");
+		if (ret == KT_EXIT_OK)
+			ret = KT_EXIT_PARTIAL;
+	}
 	kx_indump__free(x);
 	kx_dump__close(d);
 	kx_profile__free(p);

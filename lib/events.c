@@ -319,12 +319,83 @@ static int cmp_event(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/* room for one more event; 0 or -ENOMEM */
+static int events_grow(struct kt_session *s, int *cap)
+{
+	struct kt_event *ne;
+
+	if (s->nr_events < *cap)
+		return 0;
+	*cap = *cap ? *cap * 2 : 1024;
+	ne = realloc(s->events, (size_t)*cap * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	s->events = ne;
+	return 0;
+}
+
+/*
+ * Walk ftrace_events from @pos (head->next, or head->prev when @back)
+ * to the head, loading each trace_event_call. Returns 0, -ENOMEM, 1
+ * when the walk stopped at a link it could not read (*@last: the entry
+ * before it), or 2 when, backwards, it met an entry already read.
+ */
+static int events_walk(struct kt_session *s, uint64_t head, uint64_t pos, bool back,
+		       struct kt_seen *seen, int *n, int *bad, int *cap, uint64_t *last)
+{
+	const struct kt_layout *l = &s->l;
+	const struct kt_member *link = back ? &l->lh_prev : &l->lh_next;
+	int err;
+
+	while (pos != head) {
+		uint64_t call = pos - l->call_list.off;
+		struct kt_event *e;
+
+		if (++*n > KT_MAX_EVENTS) {
+			kt_warn(s, "ftrace_events: more than %d entries, the list loops",
+				KT_MAX_EVENTS);
+			s->events_unread++;
+			return 0;
+		}
+		err = kt_seen__add(seen, pos);
+		if (err < 0)
+			return err;
+		if (err) {
+			--*n;
+			if (back)	/* met the forward walk: the list is whole again */
+				return 2;
+			kt_warn(s, "ftrace_events: entry 0x%llx met twice, the list loops",
+				(unsigned long long)pos);
+			s->events_unread++;
+			return 0;
+		}
+		err = events_grow(s, cap);
+		if (err)
+			return err;
+		e = &s->events[s->nr_events];
+		memset(e, 0, sizeof(*e));
+		if (load_call(s, call, e)) {
+			kt_probe__free(e);
+			free(e->name);
+			free(e->system);
+			free(e->print_fmt);
+			++*bad;
+		} else {
+			s->nr_events++;
+		}
+		*last = call;
+		if (kt_read_u64(s, pos + link->off, &pos))
+			return 1;
+	}
+	return 0;
+}
+
 int kt_events__load(struct kt_session *s)
 {
 	const struct kt_layout *l = &s->l;
 	struct kt_seen seen = { 0 };
-	uint64_t head, pos;
-	int n = 0, bad = 0, cap = 0, err = 0;
+	uint64_t head, pos, last = 0;
+	int n = 0, bad = 0, cap = 0, err = 0, fwd;
 
 	kt_probe__init(s);
 	if (kt_symbol(s, "ftrace_events", &head))
@@ -334,53 +405,31 @@ int kt_events__load(struct kt_session *s)
 	if (kt_read_u64(s, head + l->lh_next.off, &pos))
 		return kt_err(EFAULT, "cannot read ftrace_events at 0x%llx",
 			      (unsigned long long)head);
-	while (pos != head) {
-		uint64_t call = pos - l->call_list.off;
-		struct kt_event *e;
+	fwd = events_walk(s, head, pos, false, &seen, &n, &bad, &cap, &last);
+	if (fwd < 0)
+		err = fwd;
+	/*
+	 * A next pointer that cannot be read (damage, or an entry where the
+	 * dump reader cannot translate: modules' events are added at the
+	 * list's head, in module memory): the rest of the list backwards
+	 * from its tail, where the built-in events are, up to what was read.
+	 */
+	if (fwd == 1) {
+		int before = n, back;
+		uint64_t broken = last;
 
-		if (++n > KT_MAX_EVENTS) {
-			kt_warn(s, "ftrace_events: more than %d entries, the list loops",
-				KT_MAX_EVENTS);
-			s->events_unread++;
-			break;
-		}
-		err = kt_seen__add(&seen, pos);
-		if (err < 0)
-			break;
-		if (err) {
-			kt_warn(s, "ftrace_events: entry 0x%llx met twice, the list loops",
-				(unsigned long long)pos);
-			s->events_unread++;
-			err = 0;
-			break;
-		}
-		if (s->nr_events == cap) {
-			struct kt_event *ne;
-
-			cap = cap ? cap * 2 : 1024;
-			ne = realloc(s->events, cap * sizeof(*ne));
-			if (!ne) {
-				err = -ENOMEM;
-				break;
-			}
-			s->events = ne;
-		}
-		e = &s->events[s->nr_events];
-		memset(e, 0, sizeof(*e));
-		if (load_call(s, call, e)) {
-			kt_probe__free(e);
-			free(e->name);
-			free(e->system);
-			free(e->print_fmt);
-			bad++;
+		s->events_unread++;
+		if (kt_read_u64(s, head + l->lh_prev.off, &pos)) {
+			kt_warn(s, "ftrace_events: broken next pointer after 0x%llx, and its "
+				   "prev pointer unreadable", (unsigned long long)broken);
 		} else {
-			s->nr_events++;
-		}
-		if (kt_read_u64(s, pos + l->lh_next.off, &pos)) {
-			kt_warn(s, "ftrace_events: broken next pointer after 0x%llx",
-				(unsigned long long)call);
-			s->events_unread++;
-			break;
+			back = events_walk(s, head, pos, true, &seen, &n, &bad, &cap, &last);
+			if (back < 0)
+				err = back;
+			kt_warn(s, "ftrace_events: broken next pointer after 0x%llx; %d entries "
+				   "read backwards from the list's tail%s", (unsigned long long)broken,
+				n - before,
+				back == 1 ? ", up to a prev pointer that cannot be read either" : "");
 		}
 	}
 	kt_seen__free(&seen);

@@ -101,6 +101,40 @@ static void test_events_loop(void)
 	free(r);
 }
 
+/*
+ * An entry that cannot be read, links and all (a module's event where the
+ * dump reader cannot translate module memory, ppc64 under libkdumpfile
+ * 0.5.1): the events after it are read backwards from the list's tail,
+ * each once, and the entry is counted unread.
+ */
+static void test_events_cut(void)
+{
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	uint64_t b;
+	int i, ids = 0;
+
+	fk_seq_event(k, 1);
+	b = fk_seq_event(k, 2);
+	fk_seq_event(k, 3);
+	fk_seq_event(k, 4);
+	fk_seq_event(k, 5);
+	fk_fail(k, b, -EFAULT);
+	if (fk_open(k, &fs, false))
+		return;
+	CHECK_U64(kt_session__event_cnt(fs.s), 4, "events cut: all but the unreadable one");
+	for (i = 0; i < kt_session__event_cnt(fs.s); i++)
+		ids = ids * 10 + kt_event__id(kt_session__event(fs.s, i));
+	CHECK_U64(ids, 1345, "events cut: ids 1, 3, 4, 5");
+	CHECK(strstr(fk_log(&fs), "3 entries read backwards") != NULL,
+	      "events cut: said how the rest was read");
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 /* a field list that loops: no format, a warning, no endless walk */
 static void test_fields_loop(void)
 {
@@ -378,6 +412,7 @@ int main(void)
 {
 	test_format();
 	test_events_loop();
+	test_events_cut();
 	test_fields_loop();
 	test_unknown_id();
 	test_data_loc();
