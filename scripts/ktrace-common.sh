@@ -71,8 +71,19 @@ EOS
 		-o APT::Sandbox::User=root)
 	if [ -z "$(find "$dir/state/updated" -mmin -1440 2>/dev/null)" ]; then
 		note "apt-get update ($suite${dir##*/$suite}, private configuration)"
-		apt-get -qq "${APT_OPTS[@]}" update >"$dir/update.log" 2>&1 ||
-			{ cat "$dir/update.log" >&2; die "apt-get update failed for $suite $arch"; }
+		if ! apt-get -qq "${APT_OPTS[@]}" update >"$dir/update.log" 2>&1; then
+			# a security archive the mirror serves half-synced (seen:
+			# trixie-security's ppc64el Packages.xz older than its
+			# InRelease, "File has unexpected size"): the suite alone,
+			# in its own directory
+			if [ -z "${KTRACE_APT_NOSECURITY:-}" ] && grep -q -- '-security ' "$dir/etc/sources.list"; then
+				note "apt-get update failed with $suite-security ($(grep -m1 '^E:' "$dir/update.log" | cut -c1-100)): $suite without it"
+				KTRACE_APT_NOSECURITY=1 ktrace_apt_setup "$suite" "$arch"
+				return
+			fi
+			cat "$dir/update.log" >&2
+			die "apt-get update failed for $suite $arch"
+		fi
 		touch "$dir/state/updated"
 	fi
 }
