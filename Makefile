@@ -163,7 +163,7 @@ install: all $(O)/libktrace.so
 		scripts/ktrace-qemu-verdict.sh $(DESTDIR)$(PREFIX)/lib/ktrace/
 	# the guest's /init, and a script of the host
 	install -m 0755 scripts/qemu-panic-init.sh scripts/fetch-kernel $(DESTDIR)$(PREFIX)/lib/ktrace/
-	install -m 0644 scripts/tools/vmcore-normalize.c $(DESTDIR)$(PREFIX)/lib/ktrace/tools/
+	install -m 0644 scripts/tools/vmcore-normalize.c scripts/tools/vmcore-add-vmcoreinfo.c $(DESTDIR)$(PREFIX)/lib/ktrace/tools/
 	if [ -f $(CRASH_EXT) ]; then \
 		install -D -m 0644 $(CRASH_EXT) $(DESTDIR)$(CRASH_EXTDIR)/ktrace.so; fi
 

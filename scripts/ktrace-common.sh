@@ -71,8 +71,19 @@ EOS
 		-o APT::Sandbox::User=root)
 	if [ -z "$(find "$dir/state/updated" -mmin -1440 2>/dev/null)" ]; then
 		note "apt-get update ($suite${dir##*/$suite}, private configuration)"
-		apt-get -qq "${APT_OPTS[@]}" update >"$dir/update.log" 2>&1 ||
-			{ cat "$dir/update.log" >&2; die "apt-get update failed for $suite $arch"; }
+		if ! apt-get -qq "${APT_OPTS[@]}" update >"$dir/update.log" 2>&1; then
+			# a security archive the mirror serves half-synced (seen:
+			# trixie-security's ppc64el Packages.xz older than its
+			# InRelease, "File has unexpected size"): the suite alone,
+			# in its own directory
+			if [ -z "${KTRACE_APT_NOSECURITY:-}" ] && grep -q -- '-security ' "$dir/etc/sources.list"; then
+				note "apt-get update failed with $suite-security ($(grep -m1 '^E:' "$dir/update.log" | cut -c1-100)): $suite without it"
+				KTRACE_APT_NOSECURITY=1 ktrace_apt_setup "$suite" "$arch"
+				return
+			fi
+			cat "$dir/update.log" >&2
+			die "apt-get update failed for $suite $arch"
+		fi
 		touch "$dir/state/updated"
 	fi
 }
@@ -88,7 +99,9 @@ ktrace_apt_version()
 # kernel (5.10, 6.1, 6.12, sid, trixie-backports) or its rt one (6.1-rt,
 # 6.12-rt); an arm64 series is one of those bases with -arm64 (Debian's
 # cloud-arm64 flavour, 4 KiB pages) or -arm64-16k (the arm64-16k flavour,
-# 16 KiB pages) after it: 6.12-arm64, 6.12-arm64-16k, sid-arm64...
+# 16 KiB pages) after it: 6.12-arm64, 6.12-arm64-16k, sid-arm64...; a
+# ppc64el series one with -ppc64el (Debian's powerpc64le flavour, 4 KiB
+# pages since trixie) or -ppc64el-64k (powerpc64le-64k, 64 KiB pages).
 ktrace_series_suite()
 {
 	case $1 in
@@ -98,32 +111,41 @@ ktrace_series_suite()
 	# today's kernels: the newest of the suite, whatever it is (the mirror
 	# keeps no other); fetch-kernel resolves it each day
 	sid | trixie-backports) echo "$1" ;;
-	*-arm64 | *-arm64-16k)
+	*-arm64 | *-arm64-16k | *-ppc64el | *-ppc64el-64k)
 		case $1 in *-rt-*) return 1 ;; esac
 		ktrace_series_suite "$(ktrace_series_base "$1")" ;;
 	*) return 1 ;;
 	esac
 }
 
-# The series without its architecture and flavour (6.12-arm64-16k: 6.12).
+# The series without its architecture and flavour (6.12-arm64-16k,
+# 6.12-ppc64el-64k: 6.12).
 ktrace_series_base()
 {
 	local s=${1%-16k}
+	case $s in *-ppc64el | *-ppc64el-64k) s=${s%-64k} s=${s%-ppc64el} ;; esac
 	echo "${s%-arm64}"
 }
 
-# The Debian architecture of a kernel series: amd64 or arm64.
+# The Debian architecture of a kernel series: amd64, arm64 or ppc64el.
 ktrace_series_arch()
 {
-	case $1 in *-arm64 | *-arm64-16k) echo arm64 ;; *) echo amd64 ;; esac
+	case $1 in
+	*-arm64 | *-arm64-16k) echo arm64 ;;
+	*-ppc64el | *-ppc64el-64k) echo ppc64el ;;
+	*) echo amd64 ;;
+	esac
 }
 
 # The Debian kernel flavour of a series, as in linux-image-FLAVOUR (the
 # meta-package) and linux-image-RELEASE (RELEASE ends with it):
-# cloud-amd64, rt-amd64, cloud-arm64 or arm64-16k.
+# cloud-amd64, rt-amd64, cloud-arm64, arm64-16k, powerpc64le or
+# powerpc64le-64k.
 ktrace_series_flavour()
 {
 	case $1 in
+	*-ppc64el-64k) echo powerpc64le-64k ;;
+	*-ppc64el) echo powerpc64le ;;
 	*-arm64-16k) echo arm64-16k ;;
 	*-arm64) echo cloud-arm64 ;;
 	*-rt) echo rt-amd64 ;;

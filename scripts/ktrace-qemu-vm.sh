@@ -13,7 +13,9 @@
 # An arm64 guest (arch=arm64: QEMU's virt machine) runs under TCG on this
 # x86-64 host, with -cpu max (the 16 KiB and 64 KiB granules, LPA2), its
 # pointer authentication QEMU's own cheap algorithm (pauth-impdef: the
-# architected one is most of TCG's time); no KVM probe.
+# architected one is most of TCG's time); no KVM probe. A ppc64el guest
+# (arch=ppc64el) is QEMU's pseries machine under TCG, -cpu power9 (the
+# machine's default, named so that fixtures stay the same on a newer QEMU).
 probe_kvm() {
 	local key f rc=0
 	[ "$arch" = amd64 ] || return 1
@@ -44,6 +46,8 @@ set_accel() {
 	tcg)
 		if [ "$arch" = arm64 ]; then
 			accel=(-accel tcg -cpu "${KTRACE_CPU:-max,pauth-impdef=on}")
+		elif [ "$arch" = ppc64el ]; then
+			accel=(-accel tcg -cpu "${KTRACE_CPU:-power9}")
 		else
 			accel=(-accel tcg -cpu "${KTRACE_CPU:-max,la57=off}")
 		fi ;;
@@ -91,10 +95,18 @@ boot() {
 	truncate -s $((64 + (buffer_kb + ${instance_buffer_kb:-0}) * cpus * 8 / 1024))M "$work/truth.img"
 	mkfs.ext4 -q -F -E lazy_itable_init=1 "$work/truth.img"
 	t_qemu=$(now) t_init= t_work= t_exit= t_panic=
+	vmcoreinfo=(-device vmcoreinfo)
 	# arm64: virt (PL011 console ttyAMA0, PCIe, fw_cfg for vmcoreinfo), the
 	# Image (unpacked when it came compressed), pvpanic on PCI
+	# ppc64el: pseries (the vmlinux ELF booted by VOF, QEMU's minimal
+	# Open Firmware, rather than SLOF; hvc0 on the first spapr-vty; no
+	# pvpanic: the kernel's ibm,os-term RTAS call or the console say it
+	# panicked; no fw_cfg, so no vmcoreinfo device: see capture)
 	if [ "$arch" = arm64 ]; then
 		machine=(-machine virt -kernel "$arm_image" -device pvpanic-pci)
+	elif [ "$arch" = ppc64el ]; then
+		machine=(-machine pseries,x-vof=on -kernel "$kernel")
+		vmcoreinfo=()
 	else
 		machine=(-machine q35 -kernel "$kernel" -device pvpanic)
 	fi
@@ -103,7 +115,7 @@ boot() {
 		-initrd "$work/initrd" -append "$cmdline" \
 		-serial "file:$out/console.log" \
 		-drive "file=$work/truth.img,if=virtio,format=raw,cache=unsafe" \
-		-device vmcoreinfo -action panic=pause \
+		"${vmcoreinfo[@]}" -action panic=pause \
 		-qmp "unix:$work/qmp.sock,server=on,wait=off" &
 	qpid=$!
 	while :; do
@@ -165,6 +177,22 @@ boot() {
 # phase T0 T1 [DIGITS]: seconds from T0 to T1
 phase() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN { printf "%.*f\n", d, b - a }'; }
 
+# A pseries guest has no fw_cfg, so QEMU's ELF dump has no VMCOREINFO note
+# (its CPU notes only). The kernel's own note is in the dump's memory: the
+# pointer vmcoreinfo_note (the vmlinux's symbol) holds its linear-map address
+# (what /sys/kernel/vmcoreinfo prints, as physical). vmcore-add-vmcoreinfo
+# writes the dump again with that note after QEMU's (ppc64: virtual is
+# physical + PAGE_OFFSET 0xc000000000000000 for both).
+add_vmcoreinfo() {
+	local va r
+	va=$(readelf -sW "$vmlinux" | awk '$8 == "vmcoreinfo_note" && $4 == "OBJECT" { print "0x" $2; exit }')
+	[ -n "$va" ] || die "no symbol vmcoreinfo_note in $vmlinux"
+	r=$("$(ktrace_tool vmcore-add-vmcoreinfo)" "$out/vmcore.elf" "$out/vmcore.elf.tmp" \
+		"$va" 0xc000000000000000) || { rm -f "$out/vmcore.elf.tmp"; die "cannot add the VMCOREINFO note"; }
+	mv "$out/vmcore.elf.tmp" "$out/vmcore.elf"
+	note "vmcore.elf: $r (the kernel's vmcoreinfo_note)"
+}
+
 capture() {
 	local need_elf= f ib
 	note "guest panicked after $(phase "$t_qemu" "$t_panic")s ($accel_name); dumping"
@@ -181,6 +209,7 @@ capture() {
 	qmp '{"execute":"quit"}' >/dev/null || true
 	wait "$qpid" 2>/dev/null || true
 	qpid=
+	[ "$arch" = ppc64el ] && [ -n "$need_elf" ] && add_vmcoreinfo
 
 	# the truth, when the marker workload got as far as saving it (a panic
 	# in early boot or module init comes before); a reproducer that saves
