@@ -110,7 +110,11 @@ static const struct question questions[] = {
 	{ 's', "synth_event_funcs", NULL }, { 's', "__kretprobe_trampoline", NULL },
 	{ 's', "arch_rethook_trampoline", NULL }, { 's', "kretprobe_trampoline", NULL },
 	{ 'm', TR, "data_delta" }, { 'm', TR, "range_addr_start" },	/* lib/bootmap.c */
-	{ 'm', TR, "scratch" },
+	{ 'm', TR, "scratch" }, { 'm', TR, "flags" },
+	{ 'm', "struct trace_scratch", "clock" }, { 'm', "struct trace_scratch", "text_addr" },
+	{ 'm', "struct trace_scratch", "kaslr_addr" }, { 'm', "struct trace_scratch", "nr_entries" },
+	{ 'm', "struct trace_scratch", "entries" }, { 'm', "struct trace_mod_entry", "mod_addr" },
+	{ 'm', "struct trace_mod_entry", "mod_name" }, { 'z', "struct trace_mod_entry", NULL },
 	/* lib/fgraph.c: the function graph's options and irq entry text */
 	{ 'm', "struct tracer", "flags" }, { 'm', "struct tracer_flags", "val" },
 	{ 'm', TR, "current_trace_flags" },

@@ -199,6 +199,35 @@ static const struct fk_member fk_members[] = {
 	{ "struct krec_record", "args", 8, 0 },
 };
 
+/*
+ * A 6.15+ boot-mapped instance (opt-in: fk_kernel.bootmap), for
+ * last_boot_info: trace_array.flags/range_addr_start/scratch, struct
+ * trace_scratch { char clock[16]; unsigned long text_addr, nr_entries;
+ * struct trace_mod_entry entries[]; }, trace_mod_entry { unsigned long
+ * mod_addr; char mod_name[56]; }, TRACE_ARRAY_FL_LAST_BOOT = BIT(2).
+ */
+#define TR_FLAGS 64
+#define TR_RANGE_ADDR_START 72
+#define TR_SCRATCH 80
+#define TS_CLOCK 0
+#define TS_TEXT_ADDR 16
+#define TS_NR_ENTRIES 24
+#define TS_ENTRIES 32
+#define TME_SIZE 64
+#define FK_TRACE_ARRAY_FL_LAST_BOOT 4
+
+static const struct fk_member fk_bootmap_members[] = {
+	{ "struct trace_array", "flags", TR_FLAGS, 4 },
+	{ "struct trace_array", "range_addr_start", TR_RANGE_ADDR_START, 8 },
+	{ "struct trace_array", "scratch", TR_SCRATCH, 8 },
+	{ "struct trace_scratch", "clock", TS_CLOCK, 16 },
+	{ "struct trace_scratch", "text_addr", TS_TEXT_ADDR, 8 },
+	{ "struct trace_scratch", "nr_entries", TS_NR_ENTRIES, 8 },
+	{ "struct trace_scratch", "entries", TS_ENTRIES, 0 },
+	{ "struct trace_mod_entry", "mod_addr", 0, 8 },
+	{ "struct trace_mod_entry", "mod_name", 8, 56 },
+};
+
 /* ----- memory ----- */
 
 struct fk_region {
@@ -225,6 +254,7 @@ struct fk_kernel {
 	uint64_t last_call;
 	uint64_t strpage;
 	uint32_t strpos;
+	bool bootmap;		/* fk_bootmap_members and TRACE_ARRAY_FL_LAST_BOOT exist */
 	/* the platform: ring pages of page_size (0: FK_PAGE); what the target says */
 	uint32_t page_size, target_page_size;
 	unsigned int target_flags;
@@ -286,6 +316,25 @@ static FK_UNUSED int fk_member(void *priv, const char *type, const char *member,
 			return 0;
 		}
 	}
+	for (i = 0; ((struct fk_kernel *)priv)->bootmap &&
+		    i < sizeof(fk_bootmap_members) / sizeof(fk_bootmap_members[0]); i++) {
+		const struct fk_member *m = &fk_bootmap_members[i];
+
+		if (!strcmp(m->type, type) && !strcmp(m->member, member)) {
+			*off = m->off;
+			*size = m->size;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static FK_UNUSED int fk_enumerator(void *priv, const char *name, int64_t *value)
+{
+	if (((struct fk_kernel *)priv)->bootmap && !strcmp(name, "TRACE_ARRAY_FL_LAST_BOOT")) {
+		*value = FK_TRACE_ARRAY_FL_LAST_BOOT;
+		return 0;
+	}
 	return -ENOENT;
 }
 
@@ -293,6 +342,10 @@ static FK_UNUSED int fk_type_size(void *priv, const char *type, uint64_t *size)
 {
 	if (!strcmp(type, "struct list_head")) {
 		*size = 16;
+		return 0;
+	}
+	if (((struct fk_kernel *)priv)->bootmap && !strcmp(type, "struct trace_mod_entry")) {
+		*size = TME_SIZE;
 		return 0;
 	}
 	return -ENOENT;
@@ -307,7 +360,7 @@ static FK_UNUSED void fk_target(struct fk_kernel *k, struct kt_target *t)
 	t->symbol = fk_symbol;
 	t->member = fk_member;
 	t->type_size = fk_type_size;
-	t->enumerator = NULL;
+	t->enumerator = k->bootmap ? fk_enumerator : NULL;
 	t->page_size = k->target_page_size;
 	t->flags = k->target_flags;
 }
