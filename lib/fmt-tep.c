@@ -323,6 +323,47 @@ static const char *skip_count(const char *p, int *arg)
 	return p;
 }
 
+/*
+ * 3. Cpumasks. The kernel prints __get_cpumask() as it prints
+ *    __get_bitmask(), through trace_print_bitmask_seq(): "%*pb", 32-bit
+ *    hex groups ("00000000,0000000c"), or with 7.x's option bitmask-list
+ *    "%*pbl" (both, output.c counts those). libtraceevent (1.7.1 and
+ *    later) prints a cpumask as a list ("2-3") and a bitmask as the
+ *    kernel's hex: each __get_cpumask() becomes __get_bitmask().
+ */
+static char *cpumask_as_bitmask(const char *print_fmt)
+{
+	static const char *const from[] = { "__get_cpumask(", "__get_rel_cpumask(" };
+	static const char *const to[] = { "__get_bitmask(", "__get_rel_bitmask(" };
+	struct kt_sb out = { 0 };
+	const char *p = print_fmt;
+
+	for (;;) {
+		const char *best = NULL;
+		int k, w = 0;
+
+		for (k = 0; k < 2; k++) {
+			const char *q = strstr(p, from[k]);
+
+			if (q && (!best || q < best)) {
+				best = q;
+				w = k;
+			}
+		}
+		if (!best)
+			break;
+		kt_sb__add(&out, p, (size_t)(best - p));
+		kt_sb__str(&out, to[w]);
+		p = best + strlen(from[w]);
+	}
+	kt_sb__str(&out, p);
+	if (out.oom) {
+		free(out.p);
+		return NULL;
+	}
+	return out.p;
+}
+
 char *kt_fmt__for_tep(const char *print_fmt)
 {
 	const char *astart[MAX_ARGS];
@@ -336,6 +377,16 @@ char *kt_fmt__for_tep(const char *print_fmt)
 
 	if (*print_fmt != '"')
 		return strdup(print_fmt);
+	if (strstr(print_fmt, "cpumask(")) {
+		char *bm = cpumask_as_bitmask(print_fmt), *r;
+
+		if (bm && strcmp(bm, print_fmt)) {
+			r = kt_fmt__for_tep(bm);
+			free(bm);
+			return r;
+		}
+		free(bm);
+	}
 	end = kt_fmt__skip_quoted(print_fmt);
 	{
 		char *folded = fold_constants(end), *whole;

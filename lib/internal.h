@@ -236,6 +236,7 @@ struct kt_trace_opts {
 	bool record_tgid, sym_offset, sym_addr, raw, hex, bin, sym_userobj;
 	/* options that change the output in ways ktrace does not print */
 	bool verbose, latency_fmt, printk_msgonly, fields;
+	bool bitmask_list;	/* 7.x: bitmasks and cpumasks printed as lists ("0-3") */
 	/* 6.12 boot-mapped, a previous boot's buffer: tr->text_delta or data_delta */
 	bool last_boot;
 	/* current_tracer: only nop and function print through print_trace_fmt() */

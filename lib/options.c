@@ -136,6 +136,8 @@ static void load(struct kt_session *s, struct kt_buffer *b, struct kt_trace_opts
 			    flag(s, flags, "TRACE_ITER_PRINTK_BIT", &p);
 	/* 6.x: print_event_fields() instead of the event's own printer */
 	o->fields = flag(s, flags, "TRACE_ITER_FIELDS_BIT", &p);
+	/* 7.x: trace_print_bitmask_seq() prints "%*pbl" instead of "%*pb" */
+	o->bitmask_list = flag(s, flags, "TRACE_ITER_BITMASK_LIST_BIT", &p);
 	return;
 }
 

@@ -727,6 +727,17 @@ static int bin_record(struct kt_session *s, const struct kt_trace_opts *o,
 	return 0;
 }
 
+/* an event whose print fmt prints a bitmask or cpumask (option bitmask-list) */
+static bool prints_bitmask(struct kt_session *s, const struct kt_record *r)
+{
+	const struct kt_event *e = kt_session__find_event(s, r->type);
+
+	/* an unknown event is counted as such (kt_render__event()) */
+	return e && e->print_fmt &&
+	       (strstr(e->print_fmt, "__get_bitmask") || strstr(e->print_fmt, "__get_cpumask") ||
+		strstr(e->print_fmt, "__get_rel_bitmask") || strstr(e->print_fmt, "__get_rel_cpumask"));
+}
+
 /*
  * One record of a trace array's buffer as the kernel's trace file shows
  * it with this buffer's options: raw or hex, else the context columns and
@@ -738,7 +749,7 @@ void kt_output__record(struct kt_session *s, struct kt_buffer *b, const struct k
 		       const struct kt_record *r, struct trace_seq *q)
 {
 	if ((o->latency_fmt && !o->lat_view) || o->verbose || o->printk_msgonly || o->fields ||
-	    o->tracer_own_output || o->last_boot)
+	    o->tracer_own_output || o->last_boot || (o->bitmask_list && prints_bitmask(s, r)))
 		b->loss.events_unrendered++;
 	if (o->bin) {
 		if (bin_record(s, o, r, q) == -ENOENT)

@@ -173,6 +173,10 @@ static void warn_options(struct kt_session *s, struct kt_buffer *b,
 			   "kernel does; its records are counted as not rendered", b->name,
 			o_tr->latency_fmt ? "latency-format" : o_tr->verbose ? "verbose" :
 			o_tr->fields ? "fields" : "printk-msg-only");
+	if (o_tr->bitmask_list)
+		kt_warn(s, "buffer %s: option bitmask-list is on: ktrace prints bitmasks and "
+			   "cpumasks as hex, not as the kernel's lists; the records of events "
+			   "that print one are counted as not rendered", b->name);
 }
 
 int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,

@@ -86,6 +86,34 @@ while i < len(d):
 				nok "$c/$b: binary records differ ($nw kernel, $(echo "$got" | wc -l) JSON): $(diff <(echo "$want") <(echo "$got") | head -3 | tr '\n' ' ')"
 			fi
 			;;
+		*-opts4/global)
+			# bitmask-list (7.x): the masks the kernel printed as lists,
+			# ktrace as hex: said, each such record counted, the rest the
+			# kernel's lines in order
+			nipi=$(grep -v '^#' "$out" | grep -c ' ipi_send_cpumask: ')
+			grep -q 'option bitmask-list is on' "$err" && [ "$rc" = 10 ] &&
+				ok "$c/$b: bitmask-list said on stderr, exit 10" ||
+				nok "$c/$b: bitmask-list not said (exit $rc)"
+			[ "$nipi" -gt 0 ] && [ "$unrendered" = "$nipi" ] &&
+				ok "$c/$b: its $nipi ipi_send_cpumask records counted as not rendered" ||
+				nok "$c/$b: $nipi ipi_send_cpumask records, $unrendered counted"
+			# the kernel printed lists (a range or a single CPU number),
+			# which hex would not give for every mask
+			grep -v ' ipi_send_cpumask: ' "$truth" >"$out.want"
+			miss=$(awk 'BEGIN { n = 0; i = 0 } NR==FNR { t[n++] = $0; next }
+				    i < n && $0 == t[i] { i++ }
+				    END { if (i < n) printf "truth line %d not found in order: %s", i + 1, t[i] }' \
+				"$out.want" "$out")
+			[ -z "$miss" ] && ok "$c/$b: every other kernel line, in order" || nok "$c/$b: $miss"
+			kmasks=$(grep ' ipi_send_cpumask: ' "$truth" | grep -o 'cpumask=[^ ]*' | sort -u | tr '\n' ' ')
+			omasks=$(grep ' ipi_send_cpumask: ' "$out" | grep -o 'cpumask=[^ ]*' | sort -u | tr '\n' ' ')
+			if [ -z "$kmasks" ] || [ "$kmasks" = "$omasks" ]; then
+				nok "$c/$b: the kernel's masks ($kmasks) are ktrace's hex ones: bitmask-list was not in effect"
+			else
+				ok "$c/$b: the kernel printed lists ($kmasks), ktrace hex ($omasks)"
+			fi
+			rm -f "$out.want"
+			;;
 		*-opts3/inst)
 			grep -q 'option sym-userobj is on' "$err" && [ "$rc" = 10 ] &&
 				ok "$c/$b: sym-userobj said on stderr, exit 10" ||
