@@ -12,23 +12,6 @@
 #include <stdio.h>
 #include "internal.h"
 
-/**
- * kt_session__last_boot_info() - the boot-mapped instance's last_boot_info
- * @s: the session
- * @b: a trace array's buffer
- * @buf: receives the text, NUL-terminated, exactly what the file reads
- * @len: the size of @buf
- *
- * 6.12 (tracing_last_boot_read()): "text delta:\t%ld\ndata delta:\t%ld\n"
- * from tr->text_delta and tr->data_delta, the offsets of the boot that
- * wrote the buffer (0 once this boot writes to it, update_last_data()).
- * 6.13+ print the previous boot's clock, kernel address and module list
- * from tr->scratch instead, or "# Current" (scratch_info()).
- *
- * Return: 0; -ENOENT when @b is not a boot-mapped trace array (no
- * range_addr_start, or 0); -EOPNOTSUPP for a layout without the 6.12
- * members; another -errno when the trace array cannot be read.
- */
 /*
  * 6.13+ (show_last_boot_header(), l_show()): a buffer that still holds
  * the previous boot's data (tr->flags & TRACE_ARRAY_FL_LAST_BOOT) shows
@@ -109,6 +92,23 @@ static int scratch_info(struct kt_session *s, const struct kt_buffer *b, char *b
 	return 0;
 }
 
+/**
+ * kt_session__last_boot_info() - the boot-mapped instance's last_boot_info
+ * @s: the session
+ * @b: a trace array's buffer
+ * @buf: receives the text, NUL-terminated, exactly what the file reads
+ * @len: the size of @buf
+ *
+ * 6.12 (tracing_last_boot_read()): "text delta:\t%ld\ndata delta:\t%ld\n"
+ * from tr->text_delta and tr->data_delta, the offsets of the boot that
+ * wrote the buffer (0 once this boot writes to it, update_last_data()).
+ * 6.13+ print the previous boot's clock, kernel address and module list
+ * from tr->scratch instead, or "# Current" (scratch_info()).
+ *
+ * Return: 0; -ENOENT when @b is not a boot-mapped trace array (no
+ * range_addr_start, or 0); -EOPNOTSUPP for a layout without the 6.12
+ * members; another -errno when the trace array cannot be read.
+ */
 int kt_session__last_boot_info(struct kt_session *s, const struct kt_buffer *b, char *buf,
 			       size_t len)
 {
