@@ -368,7 +368,12 @@ void kt_probe__classify(struct kt_session *s, struct kt_event *e)
 	}
 	body = str;
 	if (k == KT_DYN_SYNTH) {
-		err = parse_args(e, body, ", ");
+		/*
+		 * __set_synth_event_print_fmt() joined the arguments with ", "
+		 * up to 6.x, with " " in 7.x (as the probes' print fmts; the
+		 * trace file's line, print_synth_event(), is the same)
+		 */
+		err = parse_args(e, body, strstr(body, ", ") || !strchr(body, ' ') ? ", " : " ");
 	} else {
 		/* __set_print_fmt(): "(%lx)", "(%lx <- %lx)", or nothing (eprobe) */
 		if (!strncmp(body, "(%lx)", 5))
