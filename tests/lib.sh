@@ -98,6 +98,14 @@ cases() {
 		basename "$(dirname "$d")"
 	done
 }
+# kdump_case: the first of cases() with a kdump-compressed dump (an amd64
+# case: another machine's fixtures are ELF alone); nothing when none has one
+kdump_case() {
+	local x
+	for x in $(cases); do
+		[ -f "$VMCORES/$x/vmcore.kdump" ] && { echo "$x"; return; }
+	done
+}
 # all_cases: every generated case, the tracing-off one included
 # (make check: the same pick as cases(); make check-full: all of them)
 all_cases() {

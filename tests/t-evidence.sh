@@ -9,10 +9,7 @@
 # dump (the fixture itself is never an output, even in a failing run).
 . "$(dirname "$0")/lib.sh"
 [ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
-c=
-for x in $(cases); do
-	[ -f "$VMCORES/$x/vmcore.kdump" ] && { c=$x; break; }
-done
+c=$(kdump_case)
 [ -n "$c" ] || { echo "skip - no fixture with a vmcore.kdump in $VMCORES (run scripts/make-vmcores)"; exit 77; }
 unset VMLINUX
 . "$VMCORES/$c/case.env"

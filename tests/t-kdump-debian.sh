@@ -85,10 +85,8 @@ done
 [ $n = 0 ] && { echo "skip - no fixture with vmcore.elf, vmlinuz and System.map"; exit 77; }
 
 # failure paths: the script exits 0, the dump would go on, the log says why
-c=$(cases | head -n 1)
-for x in $(cases); do	# an amd64 case (its vmcore.kdump says so) when there is one
-	[ -f "$VMCORES/$x/vmcore.kdump" ] && { c=$x; break; }
-done
+c=$(kdump_case)
+[ -n "$c" ] || c=$(cases | head -n 1)
 . "$VMCORES/$c/case.env"
 core=$VMCORES/$c/vmcore.elf
 try() {	# NAME WANT-IN-LOG ENV...

@@ -338,10 +338,7 @@ for c in $(cases); do
 done
 
 # archives, on one case: the same files, a manifest that verifies
-c=
-for x in $(cases); do	# one with a kdump-compressed dump (not arm64's ELF alone)
-	[ -f "$VMCORES/$x/vmcore.kdump" ] && { c=$x; break; }
-done
+c=$(kdump_case)
 [ -n "$c" ] || { skip "archives: no case with a kdump-compressed dump"; finish; }
 . "$VMCORES/$c/case.env"
 for sfx in tar.gz tar.zst; do

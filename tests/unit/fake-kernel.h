@@ -304,29 +304,33 @@ static FK_UNUSED int fk_symbol(void *priv, const char *name, uint64_t *addr)
 	return -ENOENT;
 }
 
-static FK_UNUSED int fk_member(void *priv, const char *type, const char *member,
-			       uint64_t *off, uint64_t *size)
+/* @type.@member in @tab (@n entries): 0 and its offset and size, or -ENOENT */
+static FK_UNUSED int fk_member_in(const struct fk_member *tab, size_t n, const char *type,
+			const char *member, uint64_t *off, uint64_t *size)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(fk_members) / sizeof(fk_members[0]); i++) {
-		if (!strcmp(fk_members[i].type, type) && !strcmp(fk_members[i].member, member)) {
-			*off = fk_members[i].off;
-			*size = fk_members[i].size;
-			return 0;
-		}
-	}
-	for (i = 0; ((struct fk_kernel *)priv)->bootmap &&
-		    i < sizeof(fk_bootmap_members) / sizeof(fk_bootmap_members[0]); i++) {
-		const struct fk_member *m = &fk_bootmap_members[i];
-
-		if (!strcmp(m->type, type) && !strcmp(m->member, member)) {
-			*off = m->off;
-			*size = m->size;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(tab[i].type, type) && !strcmp(tab[i].member, member)) {
+			*off = tab[i].off;
+			*size = tab[i].size;
 			return 0;
 		}
 	}
 	return -ENOENT;
+}
+
+static FK_UNUSED int fk_member(void *priv, const char *type, const char *member,
+			       uint64_t *off, uint64_t *size)
+{
+	if (!fk_member_in(fk_members, sizeof(fk_members) / sizeof(fk_members[0]), type, member,
+			  off, size))
+		return 0;
+	if (!((struct fk_kernel *)priv)->bootmap)
+		return -ENOENT;
+	return fk_member_in(fk_bootmap_members,
+			    sizeof(fk_bootmap_members) / sizeof(fk_bootmap_members[0]), type, member,
+			    off, size);
 }
 
 static FK_UNUSED int fk_enumerator(void *priv, const char *name, int64_t *value)
