@@ -61,6 +61,9 @@ struct graph_rec {
 	uint64_t func, calltime, rettime, overrun, retval;
 	int depth;
 	bool has_retval;
+	/* an entry's argument registers (funcgraph-args, 6.15+), copied: the record goes */
+	uint32_t nargs;
+	uint8_t args[16 * 8];
 };
 
 /*
@@ -332,9 +335,9 @@ static void put_retval(struct kt_fgraph *g, struct trace_seq *q, const char *fun
 			err = 0;
 	}
 	if (leaf && (hex || !err))
-		trace_seq_printf(q, "%s(); /* = 0x%llx */\n", func, (unsigned long long)retval);
+		trace_seq_printf(q, "%s; /* = 0x%llx */\n", func, (unsigned long long)retval);
 	else if (leaf)
-		trace_seq_printf(q, "%s(); /* = %lld */\n", func, (long long)err);
+		trace_seq_printf(q, "%s; /* = %lld */\n", func, (long long)err);
 	else if (hex || !err)
 		trace_seq_printf(q, "} /* %s = 0x%llx */\n", func, (unsigned long long)retval);
 	else
@@ -362,6 +365,29 @@ static char *func_name(struct kt_fgraph *g, uint64_t func)
 	return name;
 }
 
+/* a call: "%ps" and its arguments (print_function_args()) or "()" */
+static void put_call(struct kt_fgraph *g, struct trace_seq *q, const struct graph_rec *e)
+{
+	put_func(g, q, e->func);
+	if (e->nargs)
+		kt_output__put_args(g->s, g->b, e->func + g->text_delta, e->args, e->nargs, q);
+	else
+		trace_seq_puts(q, "()");
+}
+
+static char *call_text(struct kt_fgraph *g, const struct graph_rec *e)
+{
+	struct trace_seq t;
+	char *text;
+
+	trace_seq_init(&t);
+	put_call(g, &t, e);
+	trace_seq_terminate(&t);
+	text = strdup(t.buffer ? t.buffer : "");
+	trace_seq_destroy(&t);
+	return text;
+}
+
 static bool read_graph(struct tep_event *ev, const struct kt_record *r, struct graph_rec *gr)
 {
 	struct tep_record rec = { .ts = r->ts, .cpu = r->cpu, .size = (int)r->size,
@@ -371,7 +397,14 @@ static bool read_graph(struct tep_event *ev, const struct kt_record *r, struct g
 	memset(gr, 0, sizeof(*gr));
 	gr->func = kt_output__field(ev, "func", &rec, &ok);
 	gr->depth = (int)kt_output__field(ev, "depth", &rec, &ok);
-	if (ret) {
+	if (!ret) {
+		const uint8_t *args;
+
+		gr->nargs = kt_output__fn_args(tep_find_field(ev, "args"), &rec, &args);
+		if (gr->nargs > sizeof(gr->args) / 8)
+			gr->nargs = sizeof(gr->args) / 8;
+		memcpy(gr->args, args, gr->nargs * 8);
+	} else {
 		gr->overrun = kt_output__field(ev, "overrun", &rec, &ok);
 		gr->calltime = kt_output__field(ev, "calltime", &rec, &ok);
 		gr->rettime = kt_output__field(ev, "rettime", &rec, &ok);
@@ -422,11 +455,11 @@ static void graph_entry(struct kt_fgraph *g, struct kt_iter *it, struct tep_even
 			c->enter_funcs[e->depth] = 0;
 		put_duration(g, q, ret.rettime - ret.calltime, FILL_NONE);
 		indent(q, e->depth);
-		name = func_name(g, e->func);
+		name = call_text(g, e);
 		if ((g->flags & GRAPH_RETVAL) && ret.has_retval)
 			put_retval(g, q, name ? name : "", ret.retval, true);
 		else
-			trace_seq_printf(q, "%s();\n", name ? name : "");
+			trace_seq_printf(q, "%s;\n", name ? name : "");
 		free(name);
 		put_irq(g, q, r, ret.func, false);
 		return;
@@ -436,8 +469,8 @@ static void graph_entry(struct kt_fgraph *g, struct kt_iter *it, struct tep_even
 		c->enter_funcs[e->depth] = e->func;
 	put_duration(g, q, 0, FILL_FULL);
 	indent(q, e->depth);
-	put_func(g, q, e->func);
-	trace_seq_puts(q, "() {\n");
+	put_call(g, q, e);
+	trace_seq_puts(q, " {\n");
 }
 
 /* print_graph_return(): the closing brace, named when its entry is not seen */

@@ -245,7 +245,7 @@ struct kt_trace_opts {
 	/* a latency tracer's trace file: this max buffer, latency-format (latency.c) */
 	bool lat_view;
 	uint64_t lat_time_start;
-	bool warned_bin, warned_userobj, warned_blk;
+	bool warned_bin, warned_userobj, warned_blk, warned_args;
 };
 
 struct kt_buffer {
@@ -335,6 +335,9 @@ struct kt_session {
 	bool klog_tried;
 	int klog_err;
 	char klog_errmsg[256];
+	/* the kernel's BTF, for function arguments (btf.c), read on first use */
+	struct kt_btf *btf;
+	bool btf_tried;
 	/* relay channels (relay/), read on first use */
 	struct kt_relay *relay;
 	bool relay_tried;
@@ -370,6 +373,24 @@ struct kt_session {
 		int pid_width;		/* %-5d before 5.14, %-7d after */
 	} fl;
 };
+
+/* function arguments by the kernel's BTF (btf.c) */
+struct trace_seq;
+/*
+ * print_function_args(): "(name=value, ...)" of the function at @func
+ * from its @nargs argument registers at @args (FTRACE_REGS_MAX_ARGS of
+ * them, little-endian longs). -EOPNOTSUPP, with nothing added to @q, when
+ * the kernel's print cannot be told: the caller counts the record.
+ */
+int kt_btf__func_args(struct kt_session *s, uint64_t func, const uint8_t *args, uint32_t nargs,
+		      struct trace_seq *q);
+void kt_btf__free(struct kt_session *s);
+/* the parts, for tests: a BTF blob (taken, freed on failure) and a function's print by name */
+struct kt_btf;
+int kt_btf__parse(uint8_t *data, size_t size, struct kt_btf **out);
+int kt_btf__print(const struct kt_btf *b, const char *name, bool in_module, const uint8_t *args,
+		  uint32_t nargs, struct trace_seq *q);
+void kt_btf__destroy(struct kt_btf *b);
 
 /* errors (error.c) */
 int kt_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -193,9 +193,12 @@ static void json_field(struct jbuf *out, struct tep_format_field *f, const struc
 	}
 	if (f->flags & TEP_FIELD_IS_ARRAY) {
 		unsigned i, es = f->elementsize ? f->elementsize : 1;
+		/* a flexible array ("unsigned long args[]", size 0): the rest of the record */
+		unsigned n = f->size ? (unsigned)f->arraylen : (r->size - (uint32_t)f->offset) / es;
+		unsigned size = f->size ? (unsigned)f->size : r->size - (uint32_t)f->offset;
 
 		jb_putc(out, '[');
-		for (i = 0; i < f->arraylen && (i + 1) * es <= (unsigned)f->size; i++) {
+		for (i = 0; i < n && (i + 1) * es <= size; i++) {
 			const uint8_t *p = d + f->offset + i * es;
 
 			v = es == 8 ? kt_le64(p) : es == 4 ? kt_le32(p) :

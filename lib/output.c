@@ -271,7 +271,7 @@ static bool tracer_record(struct kt_session *s, struct tep_event *ev, struct tep
 struct function_fields {
 	unsigned long gen;	/* kt_render__tep_gen when it was filled */
 	struct tep_event *ev;
-	struct tep_format_field *ip, *parent_ip;
+	struct tep_format_field *ip, *parent_ip, *args;
 };
 static __thread struct function_fields function_cache;
 
@@ -285,8 +285,45 @@ static struct function_fields *function_fields(struct tep_event *ev)
 		ff->ev = ev;
 		ff->ip = tep_find_field(ev, "ip");
 		ff->parent_ip = tep_find_field(ev, "parent_ip");
+		ff->args = tep_find_field(ev, "args");
 	}
 	return ff;
+}
+
+/*
+ * The argument registers a function record (option func-args) or a
+ * function_graph entry (funcgraph-args) carries after its fixed fields,
+ * 6.15+: their number (the kernel's FTRACE_REGS_MAX_ARGS, 6 on x86_64,
+ * 8 on arm64: a record has all of them or none), 0 when it has none.
+ */
+uint32_t kt_output__fn_args(const struct tep_format_field *args, const struct tep_record *r,
+			    const uint8_t **p)
+{
+	if (!args || args->offset <= 0 || r->size <= args->offset)
+		return 0;
+	*p = (const uint8_t *)r->data + args->offset;
+	return (uint32_t)(r->size - args->offset) / 8;
+}
+
+/*
+ * print_function_args() of the record's arguments, or a mark where the
+ * kernel's print cannot be told (btf.c): counted and said once.
+ */
+void kt_output__put_args(struct kt_session *s, struct kt_buffer *b, uint64_t func,
+			 const uint8_t *args, uint32_t nargs, struct trace_seq *q)
+{
+	if (!kt_btf__func_args(s, func, args, nargs, q))
+		return;
+	b->loss.events_unrendered++;
+	kt_lock(s);
+	if (!b->opts.warned_args)
+		kt_warn(s, "buffer %s: function arguments ktrace cannot print as the kernel did "
+			   "(an argument's kind not yet compared with the kernel's print, a "
+			   "module's function, or no BTF); those records are marked "
+			   "[args not rendered] and counted", b->name);
+	b->opts.warned_args = true;
+	kt_unlock(s);
+	trace_seq_puts(q, "([args not rendered])");
 }
 
 bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
@@ -312,6 +349,13 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
 			return false;
 		parent = kt_output__field_at(ff->parent_ip, r, &ok);
 		kt_output__ip_sym(s, o, q, ip);
+		{
+			const uint8_t *args;
+			uint32_t nargs = kt_output__fn_args(ff->args, r, &args);
+
+			if (nargs)
+				kt_output__put_args(s, b, ip, args, nargs, q);
+		}
 		if (ok && parent && o->print_parent) {
 			trace_seq_puts(q, " <-");
 			kt_output__ip_sym(s, o, q, parent);

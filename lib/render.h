@@ -91,6 +91,11 @@ uint64_t kt_output__field_at(struct tep_format_field *f, struct tep_record *r, b
 uint64_t kt_output__field(struct tep_event *ev, const char *name, struct tep_record *r,
 			  bool *ok);
 void kt_output__text(struct trace_seq *q, const char *p, size_t max);
+/* function and function_graph entry records' arguments (func-args, funcgraph-args) */
+uint32_t kt_output__fn_args(const struct tep_format_field *args, const struct tep_record *r,
+			    const uint8_t **p);
+void kt_output__put_args(struct kt_session *s, struct kt_buffer *b, uint64_t func,
+			 const uint8_t *args, uint32_t nargs, struct trace_seq *q);
 /*
  * trace_printk.c: the text of bprint record @r as bstr_printf() prints it,
  * when its format has a conversion glibc prints otherwise than the kernel;

@@ -200,6 +200,7 @@ void kt_session__free(struct kt_session *s)
 	kt_trace_printk__free(s);
 	kt_log__free(s->klog);
 	kt_relay__free(s->relay);
+	kt_btf__free(s);
 	kt_ident__free(s);
 	kt_pagecache__free(s);
 	kt_rcache__free(s);
