@@ -20,134 +20,16 @@
 #include <string.h>
 #include <event-parse.h>
 #include "fake-check.h"
+#include "fake-btf.h"
 #include "internal.h"
-
-struct blob {
-	uint8_t types[4096], strs[1024];
-	uint32_t tlen, slen, nr;
-};
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24;
-}
-
-static uint32_t str(struct blob *b, const char *s)
-{
-	uint32_t off = b->slen;
-
-	if (!*s)
-		return 0;
-	memcpy(b->strs + off, s, strlen(s) + 1);
-	b->slen += strlen(s) + 1;
-	return off;
-}
-
-static void w(struct blob *b, uint32_t v)
-{
-	put32(b->types + b->tlen, v);
-	b->tlen += 4;
-}
-
-/* a struct btf_type: its id */
-static uint32_t type(struct blob *b, const char *name, int kind, int vlen, uint32_t size_type)
-{
-	w(b, str(b, name));
-	w(b, (uint32_t)kind << 24 | (uint32_t)vlen);
-	w(b, size_type);
-	return ++b->nr;
-}
-
-static uint8_t *finish(struct blob *b, size_t *size)
-{
-	uint8_t *d = calloc(1, 24 + b->tlen + b->slen);
-
-	d[0] = 0x9f; d[1] = 0xeb; d[2] = 1;
-	put32(d + 4, 24);
-	put32(d + 8, 0);
-	put32(d + 12, b->tlen);
-	put32(d + 16, b->tlen);
-	put32(d + 20, b->slen);
-	memcpy(d + 24, b->types, b->tlen);
-	memcpy(d + 24 + b->tlen, b->strs, b->slen);
-	*size = 24 + b->tlen + b->slen;
-	return d;
-}
-
-static void param(struct blob *b, const char *name, uint32_t t)
-{
-	w(b, str(b, name));
-	w(b, t);
-}
 
 static struct kt_btf *kernel_btf(void)
 {
-	struct blob b = { .slen = 1 };
-	uint32_t ul, ui, i, ll, bl, ch, size_t_, ktime, file, pfile, pchar, pcchar, cchar, loff,
-		ploff, pcloff, cloff, hrt, phrt, mode, cmode, proto, st, vp;
 	struct kt_btf *out = NULL;
-	uint8_t *d;
 	size_t size;
+	uint8_t *d = fk_btf_kernel(&size);
 
-	ul = type(&b, "long unsigned int", 1, 0, 8); w(&b, 64);
-	ui = type(&b, "unsigned int", 1, 0, 4); w(&b, 32);
-	i = type(&b, "int", 1, 0, 4); w(&b, 1u << 24 | 32);		/* BTF_INT_SIGNED */
-	ll = type(&b, "long long int", 1, 0, 8); w(&b, 1u << 24 | 64);
-	bl = type(&b, "_Bool", 1, 0, 1); w(&b, 4u << 24 | 8);		/* BTF_INT_BOOL */
-	ch = type(&b, "char", 1, 0, 1); w(&b, 1u << 24 | 8);
-	size_t_ = type(&b, "size_t", 8, 0, ul);
-	ktime = type(&b, "ktime_t", 8, 0, ll);
-	file = type(&b, "file", 4, 0, 200);
-	pfile = type(&b, "", 2, 0, file);
-	cchar = type(&b, "", 10, 0, ch);
-	pcchar = type(&b, "", 2, 0, cchar);
-	pchar = type(&b, "", 2, 0, ch);
-	loff = type(&b, "loff_t", 8, 0, ll);
-	ploff = type(&b, "", 2, 0, loff);
-	cloff = type(&b, "", 10, 0, loff);
-	pcloff = type(&b, "", 2, 0, cloff);
-	hrt = type(&b, "hrtimer", 4, 0, 64);
-	phrt = type(&b, "", 2, 0, hrt);
-	mode = type(&b, "hrtimer_mode", 6, 3, 4);
-	w(&b, str(&b, "HRTIMER_MODE_ABS")); w(&b, 0);
-	w(&b, str(&b, "HRTIMER_MODE_HARD")); w(&b, 8);
-	w(&b, str(&b, "HRTIMER_MODE_ABS_PINNED_HARD")); w(&b, 10);
-	cmode = type(&b, "", 10, 0, mode);
-	(void)pchar;
-
-	proto = type(&b, "", 13, 4, ui);
-	param(&b, "file", pfile); param(&b, "buf", pcchar); param(&b, "count", size_t_);
-	param(&b, "pos", ploff);
-	type(&b, "vfs_write", 12, 1, proto);
-	proto = type(&b, "", 13, 4, 0);
-	param(&b, "timer", phrt); param(&b, "tim", ktime); param(&b, "delta_ns", ul);
-	param(&b, "mode", cmode);
-	type(&b, "hrtimer_start_range_ns", 12, 1, proto);
-	proto = type(&b, "", 13, 1, ul);
-	param(&b, "cpu", i);
-	type(&b, "nr_context_switches_cpu", 12, 1, proto);
-	vp = type(&b, "", 2, 0, 0);					/* void * */
-	proto = type(&b, "", 13, 3, 0);
-	param(&b, "ptr", vp); param(&b, "n", ul); param(&b, "to_user", bl);
-	type(&b, "__check_object_size", 12, 1, proto);
-	proto = type(&b, "", 13, 0, 0);
-	type(&b, "__rcu_read_lock", 12, 1, proto);
-	/* seven parameters: the seventh is past x86_64's six registers */
-	proto = type(&b, "", 13, 7, 0);
-	param(&b, "a", i); param(&b, "b", i); param(&b, "c", i); param(&b, "d", i);
-	param(&b, "e", i); param(&b, "f", i); param(&b, "g", i);
-	type(&b, "seven", 12, 1, proto);
-	/* a struct passed by value: not compared with the kernel, refused */
-	st = type(&b, "pair", 4, 0, 8);
-	proto = type(&b, "", 13, 1, 0);
-	param(&b, "p", st);
-	type(&b, "by_value", 12, 1, proto);
-	proto = type(&b, "", 13, 1, 0);
-	param(&b, "m", mode);
-	type(&b, "enum_arg", 12, 1, proto);
-	(void)pcloff;
-	d = finish(&b, &size);
-	CHECK(kt_btf__parse(d, size, &out) == 0 && out, "a BTF of %u types parses", b.nr);
+	CHECK(kt_btf__parse(d, size, &out) == 0 && out, "a BTF of %zu bytes parses", size);
 	return out;
 }
 
