@@ -10,14 +10,15 @@
  * The BTF is the kernel's .BTF section, __start_BTF..__stop_BTF, read
  * once through the target (the same bytes /sys/kernel/btf/vmlinux had),
  * so this needs no DWARF and works for crash and ktrace-extract alike.
- * Only what the kernel's output has been compared with is printed: a
- * pointer ("0x%lx"), an integer (signed "%ld", unsigned and bool "0x%lx",
- * 6.17+), an enum whose value has an enumerator ("%ld [NAME]") and no
- * parameters at all ("()"). Any other kind of argument (a struct passed
- * by value, an enum value without a name, void, a float...), a function
- * of a module (the kernel looks in the module's BTF, which is not read
- * here) or a BTF that cannot be read makes the caller count the record
- * as not rendered.
+ * The print is 7.2's (Debian's linux-source-7.2): a pointer "0x%lx", an
+ * integer "%ld" when BTF_INT_SIGNED else "0x%lx" (bool and char too), an
+ * enum "%ld" and " [NAME]" when an enumerator has that value, void or an
+ * unknown type "?0x%lx", anything else "(KIND)[0x%lx" with one more
+ * ":0x%lx" per long of its size, "..." past FTRACE_REGS_MAX_ARGS. A
+ * function missing from vmlinux's BTF prints "()", as the kernel's
+ * btf_find_func_proto() fails, unless it is a module's: the kernel then
+ * finds it in the module's own BTF, which is not read here, so the caller
+ * counts that record as not rendered, as it does when the BTF is unreadable.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -49,6 +50,13 @@ struct kt_btf {
 	uint32_t nr;
 	struct btf_func *funcs;	/* BTF_KIND_FUNC by name, then id */
 	uint32_t nr_funcs;
+};
+
+/* btf_kind_str[] of kernel/bpf/btf.c (btf_type_str()) */
+static const char *const kind_str[] = {
+	"UNKNOWN", "INT", "PTR", "ARRAY", "STRUCT", "UNION", "ENUM", "FWD", "TYPEDEF",
+	"VOLATILE", "CONST", "RESTRICT", "FUNC", "FUNC_PROTO", "VAR", "DATASEC", "FLOAT",
+	"DECL_TAG", "TYPE_TAG", "ENUM64",
 };
 
 static uint32_t kind_of(uint32_t info)
@@ -281,7 +289,7 @@ int kt_btf__print(const struct kt_btf *b, const char *name, bool in_module, cons
 	const uint8_t *fn, *proto, *p;
 	unsigned int len0 = q->len;
 	const char *pname;
-	uint32_t nr, i, id;
+	uint32_t nr, i, a, id;
 
 	trace_seq_putc(q, '(');
 	if (!name)		/* lookup_symbol_name() failed: "()" */
@@ -299,27 +307,32 @@ int kt_btf__print(const struct kt_btf *b, const char *name, bool in_module, cons
 		goto out;
 	nr = kt_le32(proto + 4) & 0xffff;
 	p = proto + 12;
-	for (i = 0; i < nr; i++, p += 8) {
+	/* a: the argument register, i: the parameter (a struct takes several) */
+	for (a = 0, i = 0; i < nr; a++, i++, p += 8) {
 		const uint8_t *t;
 		uint64_t arg;
 
 		if (i)
 			trace_seq_puts(q, ", ");
-		if (i == nargs) {	/* FTRACE_REGS_MAX_ARGS */
+		if (a == nargs) {	/* FTRACE_REGS_MAX_ARGS */
 			trace_seq_puts(q, "...");
 			break;
 		}
-		arg = kt_le64(args + 8 * i);
+		arg = kt_le64(args + 8 * a);
 		pname = str_at(b, kt_le32(p));
 		if (pname)
 			trace_seq_printf(q, "%s=", pname);
 		t = skip_modifiers(b, kt_le32(p + 4));
 		switch (t ? kind_of(kt_le32(t + 4)) : BK_UNKN) {
+		case BK_UNKN:
+			trace_seq_putc(q, '?');
+			/* the value still printed */
+			__attribute__((fallthrough));
 		case BK_PTR:
 			trace_seq_printf(q, "0x%llx", (unsigned long long)arg);
 			break;
 		case BK_INT:
-			/* BTF_INT_ENCODING(): bit 0 of bits 24-27 is BTF_INT_SIGNED */
+			/* BTF_INT_ENCODING(): BTF_INT_SIGNED is bit 0 of bits 24-27 */
 			if ((kt_le32(t + 12) >> 24) & 1)
 				trace_seq_printf(q, "%lld", (long long)arg);
 			else
@@ -327,24 +340,38 @@ int kt_btf__print(const struct kt_btf *b, const char *name, bool in_module, cons
 			break;
 		case BK_ENUM: {
 			uint32_t k, vlen = kt_le32(t + 4) & 0xffff;
-			const char *ename = NULL;
 
+			trace_seq_printf(q, "%lld", (long long)arg);
 			for (k = 0; k < vlen; k++) {
 				const uint8_t *e = t + 12 + 8 * k;
+				const char *ename;
 
-				if ((uint64_t)(int64_t)(int32_t)kt_le32(e + 4) == arg ||
-				    (uint64_t)kt_le32(e + 4) == arg) {
-					ename = str_at(b, kt_le32(e));
-					break;
-				}
+				/* arg == enums[i].val: an unsigned long and an s32 */
+				if ((uint64_t)(int64_t)(int32_t)kt_le32(e + 4) != arg)
+					continue;
+				ename = str_at(b, kt_le32(e));
+				trace_seq_printf(q, " [%s]", ename ? ename : "(null)");
+				break;
 			}
-			if (!ename)
-				goto bad;
-			trace_seq_printf(q, "%lld [%s]", (long long)arg, ename);
 			break;
 		}
-		default:
-			goto bad;
+		default: {
+			/* "This does not handle complex arguments": t->size read as the size */
+			uint64_t x, tsize = kt_le32(t + 8);
+
+			trace_seq_printf(q, "(%s)[0x%llx", kind_str[kind_of(kt_le32(t + 4))],
+					 (unsigned long long)arg);
+			for (x = 8; x < tsize; x += 8) {
+				trace_seq_putc(q, ':');
+				if (++a == nargs) {
+					trace_seq_puts(q, "...]");
+					goto out;
+				}
+				trace_seq_printf(q, "0x%llx", (unsigned long long)kt_le64(args + 8 * a));
+			}
+			trace_seq_putc(q, ']');
+			break;
+		}
 		}
 	}
 out:

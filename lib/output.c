@@ -293,16 +293,20 @@ static struct function_fields *function_fields(struct tep_event *ev)
 /*
  * The argument registers a function record (option func-args) or a
  * function_graph entry (funcgraph-args) carries after its fixed fields,
- * 6.15+: their number (the kernel's FTRACE_REGS_MAX_ARGS, 6 on x86_64,
- * 8 on arm64: a record has all of them or none), 0 when it has none.
+ * 6.15+: trace_fn_trace() and print_graph_entry_*() print them when the
+ * record holds FTRACE_REGS_MAX_ARGS longs there (6: no architecture
+ * overrides it as of 7.2). Their number, or 0 when the record has none.
  */
+#define FTRACE_REGS_MAX_ARGS 6
+
 uint32_t kt_output__fn_args(const struct tep_format_field *args, const struct tep_record *r,
 			    const uint8_t **p)
 {
-	if (!args || args->offset <= 0 || r->size <= args->offset)
+	if (!args || args->offset <= 0 || r->size < args->offset ||
+	    (uint32_t)(r->size - args->offset) < FTRACE_REGS_MAX_ARGS * 8)
 		return 0;
 	*p = (const uint8_t *)r->data + args->offset;
-	return (uint32_t)(r->size - args->offset) / 8;
+	return FTRACE_REGS_MAX_ARGS;
 }
 
 /*
@@ -318,8 +322,8 @@ void kt_output__put_args(struct kt_session *s, struct kt_buffer *b, uint64_t fun
 	kt_lock(s);
 	if (!b->opts.warned_args)
 		kt_warn(s, "buffer %s: function arguments ktrace cannot print as the kernel did "
-			   "(an argument's kind not yet compared with the kernel's print, a "
-			   "module's function, or no BTF); those records are marked "
+			   "(a module's function, whose prototype is in the module's BTF, or the "
+			   "kernel's BTF unreadable); those records are marked "
 			   "[args not rendered] and counted", b->name);
 	b->opts.warned_args = true;
 	kt_unlock(s);

@@ -4,8 +4,9 @@
  * fk_btf_kernel() holds the prototypes of a few functions of Debian's 7.2
  * kernel (vfs_write, hrtimer_start_range_ns, nr_context_switches_cpu,
  * __check_object_size, __rcu_read_lock), a function of seven int
- * parameters ("seven"), one taking a struct by value ("by_value") and one
- * an enum ("enum_arg").
+ * parameters ("seven"), ones taking a 16-byte struct by value ("by_value",
+ * "five_then_pair"), one a void-typed parameter ("void_arg") and one an
+ * enum ("enum_arg").
  */
 #ifndef KTRACE_TESTS_FAKE_BTF_H
 #define KTRACE_TESTS_FAKE_BTF_H
@@ -126,11 +127,20 @@ static FK_UNUSED uint8_t *fk_btf_kernel(size_t *size)
 	param(&b, "a", i); param(&b, "b", i); param(&b, "c", i); param(&b, "d", i);
 	param(&b, "e", i); param(&b, "f", i); param(&b, "g", i);
 	type(&b, "seven", 12, 1, proto);
-	/* a struct passed by value: not compared with the kernel, refused */
-	st = type(&b, "pair", 4, 0, 8);
-	proto = type(&b, "", 13, 1, 0);
-	param(&b, "p", st);
+	/* a struct of two longs passed by value, then an int */
+	st = type(&b, "pair", 4, 0, 16);
+	proto = type(&b, "", 13, 2, 0);
+	param(&b, "p", st); param(&b, "x", i);
 	type(&b, "by_value", 12, 1, proto);
+	/* five ints, then the struct: its second long is past the registers */
+	proto = type(&b, "", 13, 6, 0);
+	param(&b, "a", i); param(&b, "b", i); param(&b, "c", i); param(&b, "d", i);
+	param(&b, "e", i); param(&b, "s", st);
+	type(&b, "five_then_pair", 12, 1, proto);
+	/* a parameter of type 0 (void): BTF_KIND_UNKN */
+	proto = type(&b, "", 13, 1, 0);
+	param(&b, "v", 0);
+	type(&b, "void_arg", 12, 1, proto);
 	proto = type(&b, "", 13, 1, 0);
 	param(&b, "m", mode);
 	type(&b, "enum_arg", 12, 1, proto);
