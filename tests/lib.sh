@@ -99,6 +99,18 @@ crash_ext_for() {
 }
 # is_base_case CASE: a kernel's base fixture (k6.1, k6.1-rt, ksid, kbpo), not
 # a feature case; make check reads these in every dump format
+# formats_of CASE: the dump formats to read of CASE (its case.env's
+# FORMATS, sourced): all of them for a kernel's base case (every format of
+# every kernel is read there), in make check-full and with KTRACE_CASES;
+# a feature case's first (its ELF dump) otherwise: the format is the
+# reader's business, the same for every feature
+formats_of() {
+	if [ "${KTRACE_TIER:-core}" = full ] || [ -n "${KTRACE_CASES:-}" ] || is_base_case "$1"; then
+		echo "$FORMATS"
+	else
+		echo "${FORMATS%% *}"
+	fi
+}
 is_base_case() {
 	[[ $1 =~ ^k([0-9]+\.[0-9]+(-rt)?|sid|bpo)$ ]]
 }

@@ -75,7 +75,7 @@ for c in $found; do
 	n1=$(awk '/^read_writes:/ { print $2 }' "$dir/truth/blktrace.stats")
 	n2=$(awk '/^unread_writes:/ { print $2 }' "$dir/truth/blktrace.stats")
 	total=$((n1 + n2))
-	for fmt in $FORMATS; do
+	for fmt in $(formats_of "$c"); do
 		core=$dir/vmcore.$fmt
 		out=$tmp/$c.$fmt
 		mkdir -p "$out/rec" "$out/all"

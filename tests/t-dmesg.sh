@@ -41,7 +41,7 @@ for c in $(all_cases); do
 		continue
 	fi
 	[ -f "$tmp/want" ] && {
-		for fmt in $FORMATS; do
+		for fmt in $(formats_of "$c"); do
 			core=$dir/vmcore.$fmt
 			"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$core" >"$tmp/got" 2>"$tmp/err"
 			rc=$?

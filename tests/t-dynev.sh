@@ -66,7 +66,7 @@ for c in $(cases); do
 		[ -s "$dir/truth/dynamic_events" ] || { nok "$c: no truth/dynamic_events (remake the fixture)"; continue; }
 		kinds "$c" "$dir"
 	fi
-	for fmt in $FORMATS; do
+	for fmt in $(formats_of "$c"); do
 		for what in $whats; do
 			i=global
 			[ $what = snapshot ] && i=global.snapshot

@@ -29,7 +29,7 @@ for c in $(cases); do
 	truth=$dir/truth/global.trace
 	grep -q '^# tracer: function_graph$' "$truth" ||
 		{ nok "$c/global: the kernel's trace is not function_graph's"; continue; }
-	for fmt in $FORMATS; do
+	for fmt in $(formats_of "$c"); do
 		n=$((n + 1))
 		core=$dir/vmcore.$fmt
 		"$KTRACE_BIN" -x "$VMLINUX" -i global "$core" >"$tmp/out" 2>"$tmp/err"

@@ -27,7 +27,7 @@ for c in $(cases); do
 	nj=$(grep -c '"event":"func_repeats"' "$tmp/json")
 	[ "$nj" = "$k" ] && ok "$c: JSON has the $nj func_repeats events" ||
 		nok "$c: JSON has $nj func_repeats events, the kernel's file $k"
-	for fmt in $FORMATS; do
+	for fmt in $(formats_of "$c"); do
 		for j in 1 2; do
 			n=$((n + 1))
 			"$KTRACE_BIN" -J $j -x "$VMLINUX" -i global "$dir/vmcore.$fmt" >"$tmp/out" 2>"$tmp/err"

@@ -31,7 +31,7 @@ for c in $found; do
 	last=$(cat "$dir/truth/krec.last")
 	want_overrun=$(awk '/^overrun:/ { print $2 }' "$dir/truth/krec.stats")
 	nt=$(wc -l <"$truth")
-	for fmt in $FORMATS; do
+	for fmt in $(formats_of "$c"); do
 		core=$dir/vmcore.$fmt
 		k=("$KTRACE_BIN" -x "$VMLINUX" --module-debuginfo "$MODULES")
 		"${k[@]}" -q -i krec --no-header "$core" >"$tmp/out" 2>"$tmp/err"

@@ -31,7 +31,7 @@ for c in $(cases); do
 	else
 		nok "$c: the kernel's trace file has no latency trace (the guest saw no wake-up?)"
 	fi
-	for fmt in $FORMATS; do
+	for fmt in $(formats_of "$c"); do
 		"$KTRACE_BIN" -x "$VMLINUX" -i global.snapshot "$dir/vmcore.$fmt" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		grep -v '^# ktrace: ' "$tmp/out" >"$tmp/text"

@@ -23,7 +23,7 @@ for c in $found; do
 	unset CASE VMLINUX INSTANCES FORMATS CPUS
 	. "$dir/case.env"
 	[ -r "$VMLINUX" ] || { nok "$c: vmlinux $VMLINUX not readable"; continue; }
-	for fmt in $FORMATS; do
+	for fmt in $(formats_of "$c"); do
 		core=$dir/vmcore.$fmt
 		[ -f "$core" ] || { nok "$c/$fmt: $core missing"; continue; }
 		for sel in "" "-i global"; do

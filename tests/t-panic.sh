@@ -22,7 +22,7 @@ for c in $(all_cases); do
 		nok "$c: no 'CPU: N PID:' oops line after the sysrq trigger in console.log"
 		continue
 	fi
-	for fmt in $FORMATS; do
+	for fmt in $(formats_of "$c"); do
 		core=$dir/vmcore.$fmt
 		[ -f "$core" ] || continue
 		got=$("$KTRACE_BIN" -x "$VMLINUX" --panic-cpu "$core" 2>/dev/null)

@@ -31,7 +31,7 @@ for c in $(cases); do
 		nok "$c: the kernel command line has no trace_instance=$boot@"
 	"$KTRACE_BIN" -x "$VMLINUX" --list "$dir/vmcore.elf" >"$tmp/list" 2>/dev/null
 	grep -q "^$boot " "$tmp/list" && ok "$c: --list shows $boot" || nok "$c: --list shows no $boot"
-	for fmt in $FORMATS; do
+	for fmt in $(formats_of "$c"); do
 		for b in $INSTANCES; do
 			n=$((n + 1))
 			"$KTRACE_BIN" -x "$VMLINUX" -i "$b" "$dir/vmcore.$fmt" >"$tmp/out" 2>"$tmp/err"

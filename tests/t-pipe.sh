@@ -57,7 +57,7 @@ for c in $(cases); do
 		[ "$read" -gt 100 ] &&
 			ok "$c/$b: the kernel's stats show $read events of one CPU consumed by trace_pipe" ||
 			nok "$c/$b: the kernel's stats show only $read events consumed (the reader failed?)"
-		for fmt in $FORMATS; do
+		for fmt in $(formats_of "$c"); do
 			for j in 1 2; do
 				n=$((n + 1))
 				"$KTRACE_BIN" -J $j -x "$VMLINUX" -i "$b" "$dir/vmcore.$fmt" >"$tmp/out" 2>"$tmp/err"

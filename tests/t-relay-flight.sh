@@ -46,7 +46,7 @@ for c in $found; do
 	. "$dir/case.env"
 	view=$dir/truth/flight.view
 	last=$(cat "$dir/truth/flight.last")
-	for fmt in $FORMATS; do
+	for fmt in $(formats_of "$c"); do
 		core=$dir/vmcore.$fmt
 		out=$tmp/$c.$fmt
 		"$KTRACE_BIN" -x "$VMLINUX" --list "$core" >"$out.list" 2>/dev/null

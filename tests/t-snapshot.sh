@@ -29,7 +29,7 @@ for c in $(cases); do
 		grep -q "^$b\.snapshot " "$tmp/list" && ok "$c/$b: --list shows $b.snapshot" ||
 			nok "$c/$b: --list shows no $b.snapshot"
 	done
-	for fmt in $FORMATS; do
+	for fmt in $(formats_of "$c"); do
 		for b in $INSTANCES; do
 			for what in snapshot trace; do
 				n=$((n + 1))

@@ -25,7 +25,7 @@ for c in $(cases); do
 			ok "$c: DWARF read one unit at a time (no whole-file fallback)"
 		fi
 	fi
-	for fmt in $FORMATS; do
+	for fmt in $(formats_of "$c"); do
 		core=$dir/vmcore.$fmt
 		[ -f "$core" ] || { nok "$c: $fmt: $core missing"; continue; }
 		for inst in $INSTANCES; do
