@@ -187,6 +187,9 @@ open:
 	mt = kx_modtypes__attach(o.module_debuginfo, d ? kx_dump__vmlinux(d) : NULL,
 				 o.verbose ? stderr : NULL, &t);
 	sopts.no_events = o.list_only;
+	/* what needs none of ftrace is still written when ftrace cannot be read */
+	sopts.ftrace_optional = o.dmesg || o.timeline || o.relay || o.blktrace || o.lttng ||
+				o.ticket;
 	if (o.verbose)
 		fprintf(stderr, "ktrace-extract: dump and types opened in %.3f s\n", since(&t0));
 	s = kt_session__open(&t, &sopts);
@@ -203,6 +206,10 @@ open:
 	if (o.verbose)
 		fprintf(stderr, "ktrace-extract: session (layout, buffers, event table) at %.3f s\n",
 			since(&t0));
+	if (kt_session__ftrace_error(s))
+		fprintf(stderr, "ktrace-extract: %s: ftrace's buffers cannot be read (%s); the "
+				"kernel log and the other recorders are still read\n", o.vmcore,
+			kt_session__ftrace_error(s));
 	/* with the vmlinux or profile the open found */
 	ret = guard_outputs(&o, d ? kx_dump__vmlinux(d) : NULL, p ? kx_profile__path(p) : NULL,
 			    d ? kx_dump__osrelease(d) : NULL);
@@ -230,6 +237,9 @@ open:
 			fprintf(stderr, "ktrace-extract: print formats: %d of the %d used were "
 					"compiled, the rest printed by libtraceevent\n", fast, used);
 	}
+	/* the trace is lost: counted as a loss, whatever else was written */
+	if (kt_session__ftrace_error(s) && ret == KT_EXIT_OK)
+		ret = KT_EXIT_PARTIAL;
 	kt_session__free(s);
 	if (x && kx_indump__report(x, stderr) && ret == KT_EXIT_OK)
 		ret = KT_EXIT_PARTIAL;

@@ -195,7 +195,8 @@ int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_
 				"dump %llu, served again from memory %llu\n", o->ticket,
 			(unsigned long long)misses, (unsigned long long)hits);
 	}
-	ret = kx_run_status(o, s, NULL);
+	/* ftrace not read: no trace files, a loss (said at the open, and in summary.txt) */
+	ret = kt_session__ftrace_error(s) ? KT_EXIT_PARTIAL : kx_run_status(o, s, NULL);
 	/*
 	 * a kernel with a printk ring whose log could not be read: the ticket
 	 * lacks dmesg.txt and timeline.txt, which is a loss (a kernel before

@@ -372,18 +372,13 @@ int kt_session__add_buffer(struct kt_session *s, struct kt_buffer *b)
 	return 0;
 }
 
-int kt_buffers__load(struct kt_session *s)
+/* s->nr_cpu_ids from the kernel's nr_cpu_ids */
+int kt_buffers__nr_cpu_ids(struct kt_session *s)
 {
-	const struct kt_layout *l = &s->l;
-	uint64_t global, head, pos;
-	struct kt_seen seen = { 0 };
-	bool met_global = false;
-	struct kt_buffer *b;
 	uint32_t ncpu;
-	int n = 0, err;
+	uint64_t pos;
+	int err;
 
-	if (kt_symbol(s, "global_trace", &global))
-		return kt_err(ENOENT, "symbol global_trace not found: kernel built without ftrace?");
 	if (kt_symbol(s, "nr_cpu_ids", &pos))
 		return kt_err(ENOENT, "symbol nr_cpu_ids not found");
 	err = kt_read_u32(s, pos, &ncpu);
@@ -393,6 +388,23 @@ int kt_buffers__load(struct kt_session *s)
 	if (!ncpu || ncpu > KT_MAX_CPUS)
 		return kt_err(EBADMSG, "nr_cpu_ids %u is implausible", ncpu);
 	s->nr_cpu_ids = (int)ncpu;
+	return 0;
+}
+
+int kt_buffers__load(struct kt_session *s)
+{
+	const struct kt_layout *l = &s->l;
+	uint64_t global, head, pos;
+	struct kt_seen seen = { 0 };
+	bool met_global = false;
+	struct kt_buffer *b;
+	int n = 0, err;
+
+	if (kt_symbol(s, "global_trace", &global))
+		return kt_err(ENOENT, "symbol global_trace not found: kernel built without ftrace?");
+	err = kt_buffers__nr_cpu_ids(s);
+	if (err)
+		return err;
 
 	b = buffer_load(s, global, true);
 	if (!b)

@@ -287,6 +287,7 @@ struct kt_session {
 	char *release, *build_id;	/* from VMCOREINFO (ident.c) */
 	uint32_t vmci_page_size;	/* VMCOREINFO PAGESIZE, 0: not said */
 	char ident_err[160];		/* why there is no VMCOREINFO, not yet said */
+	char *ftrace_err;		/* kt_open_opts.ftrace_optional: why no buffers */
 	bool ident_tried;
 	struct kt_pagecache *pagecache;	/* NULL: ring pages are read each time */
 	struct kt_rcache *rcache;	/* small reads, a page at a time (read.c) */
@@ -471,6 +472,7 @@ int kt_member__probe(struct kt_session *s, const char *type, const char *member,
 
 /* buffers.c */
 int kt_buffers__load(struct kt_session *s);
+int kt_buffers__nr_cpu_ids(struct kt_session *s);
 /* a struct trace_buffer at @rb as buffer @name (the ring only: no trace array) */
 struct kt_buffer *kt_ring__load(struct kt_session *s, const char *name, uint64_t rb);
 /* 1 if @rb is a ring buffer: each per-CPU buffer points back at it; 0 if not */

@@ -270,27 +270,43 @@ static uint32_t page_size_of(struct kt_session *s)
 int kt_layout__probe(struct kt_session *s)
 {
 	struct kt_layout *l = &s->l;
+	int err, first;
+	char msg[320];
 	size_t i;
-	int err;
 
-	err = probe_buffer_types(s);
-	if (err)
-		return err;
+	/*
+	 * first what every recorder reads, whether ftrace's own structures
+	 * can be read or not (the kernel log, relay channels, LTTng)
+	 */
+	kt_member__probe(s, "struct list_head", "next", &l->lh_next);
+	l->prb_desc_size = type_size(s, "struct prb_desc");
+	l->printk_info_size = type_size(s, "struct printk_info");
+	l->page_size = page_size_of(s);
+	/*
+	 * every member probed even after a required one is missing: the
+	 * others (the printk ring's, relay's) serve the recorders that need
+	 * none of ftrace (kt_open_opts.ftrace_optional); the first failure
+	 * is the one returned
+	 */
+	first = probe_buffer_types(s);
+	if (first)
+		snprintf(msg, sizeof(msg), "%s", kt_last_error());
 	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
 		const struct probe *p = &probes[i];
 		const char *type = p->type ? p->type : l->rb_type;
 		struct kt_member *m = (struct kt_member *)((char *)l + p->slot);
 
+		if (!type)	/* the ring buffer's type is not known */
+			continue;
 		err = kt_member__probe(s, type, p->member, m);
-		if (err && p->required)
-			return kt_err(err, "layout: %s has no member %s (%s)", type,
-				      p->member, strerror(-err));
+		if (err && p->required && !first) {
+			first = err;
+			snprintf(msg, sizeof(msg), "layout: %s has no member %s (%s)", type,
+				 p->member, strerror(-err));
+		}
 	}
 	/* 7.0: "tracing: Rename trace_array field max_buffer to snapshot_buffer" */
 	if (!l->tr_max_buffer.present)
 		kt_member__probe(s, "struct trace_array", "snapshot_buffer", &l->tr_max_buffer);
-	l->prb_desc_size = type_size(s, "struct prb_desc");
-	l->printk_info_size = type_size(s, "struct printk_info");
-	l->page_size = page_size_of(s);
-	return 0;
+	return first ? kt_err(first, "%s", msg) : 0;
 }

@@ -112,6 +112,11 @@ static void newer_kernel(struct kt_session *s)
 			KT_NEWEST_MINOR);
 }
 
+const char *kt_session__ftrace_error(const struct kt_session *s)
+{
+	return s ? s->ftrace_err : NULL;
+}
+
 struct kt_session *kt_session__open(const struct kt_target *target,
 				    const struct kt_open_opts *opts)
 {
@@ -154,6 +159,23 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 	err = kt_layout__probe(s);
 	if (!err)
 		err = kt_buffers__load(s);
+	if (err && opts && opts->sz > offsetof(struct kt_open_opts, ftrace_optional) &&
+	    opts->ftrace_optional) {
+		/* the other recorders read on: no buffers, and why */
+		s->ftrace_err = strdup(kt_last_error());
+		if (!s->ftrace_err)
+			goto fail;
+		for (i = 0; i < s->nr_buffers; i++)
+			kt_buffer__free(s->buffers[i]);
+		free(s->buffers);
+		s->buffers = NULL;
+		s->nr_buffers = 0;
+		if (!s->nr_cpu_ids && kt_buffers__nr_cpu_ids(s))
+			kt_warn(s, "%s", kt_last_error());
+		kt_panic__load(s);
+		build_headers(s);	/* what a libtraceevent handle is set up with */
+		return s;
+	}
 	if (err)
 		goto fail;
 	probe_flags(s);
@@ -205,6 +227,7 @@ void kt_session__free(struct kt_session *s)
 	kt_pagecache__free(s);
 	kt_rcache__free(s);
 	kt_session__track_used(s, false);
+	free(s->ftrace_err);
 	free(s->header_page);
 	free(s->header_event);
 	free(s);

@@ -446,7 +446,11 @@ static int write_summary(struct ticket *t)
 		for (k = 0; k < sizeof(all) / sizeof(uint64_t); k++)
 			d[k] += x[k];
 	}
-	fprintf(f, "data lost: %s\n", kt_loss__any(&all) ? "yes (see each buffer)" : "no");
+	if (t->s->ftrace_err)
+		fprintf(f, "ftrace: its buffers could not be read (%s): no trace.txt, "
+			   "trace.jsonl nor trace.dat\n", t->s->ftrace_err);
+	fprintf(f, "data lost: %s\n", t->s->ftrace_err ? "yes (the trace buffers)" :
+		kt_loss__any(&all) ? "yes (see each buffer)" : "no");
 	kt_session__for_each_buffer(t->s, i, b)
 		summary_buffer(t, f, i, b);
 	return finish(t, f, "summary.txt", 0);
@@ -733,8 +737,10 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 	}
 	for (i = 0; i < (size_t)kt_session__buffer_cnt(s); i++)
 		t.after[i] = kt_session__buffer(s, (int)i)->loss;
-	if (!step(&t, write_text, "trace.txt (ring pages read from the dump)") &&
-	    !step(&t, write_json, "trace.jsonl") && !step(&t, write_dat, "trace.dat") &&
+	/* ftrace not read (kt_open_opts.ftrace_optional): no trace files, said in summary.txt */
+	if ((s->ftrace_err ||
+	     (!step(&t, write_text, "trace.txt (ring pages read from the dump)") &&
+	      !step(&t, write_json, "trace.jsonl") && !step(&t, write_dat, "trace.dat"))) &&
 	    !step(&t, write_log, "dmesg.txt and timeline.txt") &&
 	    !step(&t, write_summary, "summary.txt") && o && o->add_files) {
 		double t0 = now();

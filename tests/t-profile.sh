@@ -33,6 +33,27 @@ run() {
 	rc=$?
 }
 
+# resign: a profile on stdin, edited, signed again as profile-make signs it
+# (its "end" line: the count of lines before it and their FNV-1a hash)
+resign() {
+	python3 -c '
+import sys
+lines = sys.stdin.buffer.read().split(b"\n")[:-1]
+keep = [l for l in lines if not l.startswith(b"end\t")]
+h = 0xcbf29ce484222325
+for l in keep:
+    for b in l + b"\n":
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+sys.stdout.buffer.write(b"".join(l + b"\n" for l in keep) + b"end\t%d\t%016x\n" % (len(keep), h))
+'
+}
+# noftrace: a profile on stdin whose trace_array has neither buffer member
+# (answered absent, as a kernel whose tracing layout changed would be)
+noftrace() {
+	sed -e 's/^\(member	struct trace_array	array_buffer	\).*/\1-/' \
+	    -e 's/^\(member	struct trace_array	trace_buffer	\).*/\1-/' | resign
+}
+
 # same_but_sign DWARF BTF: the files differ only where DWARF says (-X) and
 # BTF says 2^8/2^16/2^32 - X (extract/types/dwarf.c reads DW_FORM_data1/2/4
 # enumerator values as signed; BTF records the enum's signedness)
@@ -182,19 +203,8 @@ if [ -n "$c" ]; then
 	# buffer's member (both names gone, the file signed again as
 	# profile-make signs it): the run says so and is partial (exit 10),
 	# never a quiet exit 0 that may lack a buffer
-	python3 - "$p" "$tmp/old.profile" <<'EOF'
-import sys
-lines = open(sys.argv[1], 'rb').read().split(b'\n')[:-1]
-keep = [l for l in lines if not l.startswith(b'end\t') and
-        not l.startswith(b'member\tstruct trace_array\tmax_buffer\t') and
-        not l.startswith(b'member\tstruct trace_array\tsnapshot_buffer\t')]
-h = 0xcbf29ce484222325
-for l in keep:
-    for b in l + b'\n':
-        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
-open(sys.argv[2], 'wb').write(b''.join(l + b'\n' for l in keep) +
-                              b'end\t%d\t%016x\n' % (len(keep), h))
-EOF
+	grep -v -e '^member	struct trace_array	max_buffer	' \
+		-e '^member	struct trace_array	snapshot_buffer	' "$p" | resign >"$tmp/old.profile"
 	run old --profile "$tmp/old.profile" "$core"
 	"$KTRACE_BIN" -q -x "$VMLINUX" "$core" >"$tmp/old.want" 2>/dev/null
 	if [ $rc = 10 ] && grep -q 'no answer for member struct trace_array.max_buffer' "$tmp/old.err" &&
@@ -203,6 +213,54 @@ EOF
 		ok "$c: an older ktrace's profile (no snapshot question): said, exit 10, the rest as DWARF's"
 	else
 		nok "$c: an older ktrace's profile: status $rc (want 10): $(grep -v 'pages read\|events overwritten' "$tmp/old.err" | head -n 2 | tr '\n' ' ')"
+	fi
+	# a kernel whose ftrace ktrace cannot read: the trace is refused
+	# (exit 6, the reason named); what needs none of ftrace is written
+	# whole, the loss said and counted (exit 10): --dmesg, the ticket
+	noftrace <"$p" >"$tmp/noft.profile"
+	run noft --profile "$tmp/noft.profile" "$core"
+	if [ $rc = 6 ] && grep -q 'neither array_buffer nor trace_buffer' "$tmp/noft.err"; then
+		ok "$c: ftrace's layout unknown: the trace refused, exit 6 ($(head -n 1 "$tmp/noft.err" | sed 's/.*: //' | cut -c1-60))"
+	else
+		nok "$c: ftrace's layout unknown: status $rc (want 6): $(head -n 1 "$tmp/noft.err")"
+	fi
+	"$KTRACE_BIN" -q -x "$VMLINUX" --dmesg "$core" >"$tmp/noftd.want" 2>/dev/null
+	run noftd --profile "$tmp/noft.profile" --dmesg "$core"
+	if [ $rc = 10 ] && [ -s "$tmp/noftd.want" ] && cmp -s "$tmp/noftd.out" "$tmp/noftd.want" &&
+		grep -q "ftrace's buffers cannot be read" "$tmp/noftd.err"; then
+		ok "$c: ftrace's layout unknown: --dmesg prints the whole log ($(wc -l <"$tmp/noftd.out") lines), ftrace's loss said, exit 10"
+	else
+		nok "$c: ftrace's layout unknown: --dmesg status $rc (want 10), log $(cmp -s "$tmp/noftd.out" "$tmp/noftd.want" && echo same || echo differs): $(head -n 1 "$tmp/noftd.err")"
+	fi
+	run noftt --profile "$tmp/noft.profile" --ticket "$tmp/noft.ticket" "$core"
+	if [ $rc = 10 ] && cmp -s "$tmp/noft.ticket/dmesg.txt" "$tmp/noftd.want" &&
+		[ ! -e "$tmp/noft.ticket/trace.txt" ] &&
+		grep -q '^ftrace: its buffers could not be read' "$tmp/noft.ticket/summary.txt" &&
+		grep -q '^data lost: yes' "$tmp/noft.ticket/summary.txt" &&
+		(cd "$tmp/noft.ticket" && sha256sum --quiet -c manifest.sha256 >/dev/null 2>&1); then
+		ok "$c: ftrace's layout unknown: the ticket holds the whole log, no trace files, summary.txt says why, exit 10"
+	else
+		nok "$c: ftrace's layout unknown: the ticket: status $rc (want 10); files: $(ls "$tmp/noft.ticket" 2>/dev/null | tr '\n' ' ')"
+	fi
+fi
+
+# the relay channels of a kernel whose ftrace cannot be read: blktrace's
+# unread sub-buffers written as with a sound profile, exit 10
+c=$(ring_cases blktrace | head -n 1)
+if [ -n "$c" ]; then
+	unset VMLINUX FORMATS
+	. "$VMCORES/$c/case.env"
+	core=$VMCORES/$c/vmcore.${FORMATS%% *}
+	run rp --make-profile "$tmp/rp.profile" -x "$VMLINUX" "$core"
+	noftrace <"$tmp/rp.profile" >"$tmp/rpn.profile"
+	run rpw --profile "$tmp/rp.profile" --blktrace "$tmp/rp.want" "$core"
+	want_rc=$rc
+	run rpg --profile "$tmp/rpn.profile" --blktrace "$tmp/rp.got" "$core"
+	if [ "$want_rc" = 0 ] && [ $rc = 10 ] && [ -n "$(ls "$tmp/rp.want" 2>/dev/null)" ] &&
+		diff -r "$tmp/rp.want" "$tmp/rp.got" >/dev/null; then
+		ok "$c: ftrace's layout unknown: --blktrace writes the same $(ls "$tmp/rp.got" | wc -l) files as with the whole profile, exit 10"
+	else
+		nok "$c: ftrace's layout unknown: --blktrace status $rc (want 10; whole profile $want_rc), files $(diff -rq "$tmp/rp.want" "$tmp/rp.got" 2>&1 | head -n 1)"
 	fi
 fi
 finish

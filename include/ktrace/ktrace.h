@@ -113,6 +113,14 @@ struct kt_open_opts {
 	 */
 	struct kt_kallsyms *(*kallsyms_else)(void *ctx, const char *why);
 	void *kallsyms_else_ctx;
+	/*
+	 * open even when ftrace's structures cannot be read (a kernel
+	 * without ftrace, a layout ktrace does not know, damaged tracing
+	 * structures): the session then has no buffers, and
+	 * kt_session__ftrace_error() says why; the kernel log, relay channels
+	 * and LTTng need none of ftrace
+	 */
+	bool ftrace_optional;
 };
 
 /**
@@ -127,6 +135,11 @@ struct kt_open_opts {
 struct kt_session *kt_session__open(const struct kt_target *target,
 				    const struct kt_open_opts *opts);
 void kt_session__free(struct kt_session *s);
+/*
+ * Why ftrace's buffers could not be read, for a session opened with
+ * kt_open_opts.ftrace_optional; NULL when they were.
+ */
+const char *kt_session__ftrace_error(const struct kt_session *s);
 
 /* The message of the last failure of a kt_ call in this thread. */
 const char *kt_last_error(void);
