@@ -4,6 +4,9 @@
  * its TRACE_BLK entries as kernel/trace/blktrace.c prints them, the same
  * in 5.10, 6.1 and 6.12 (print_one_line(), blk_log_action(),
  * blk_log_action_classic(), what2act[], blk_tracer_print_header()).
+ * 6.19's zoned-block tracing made them a struct blk_io_trace2 (a 64-bit
+ * action and a 64-byte header, the fields moved; "WZ" for write-zeroes,
+ * no bounce): the layout is the one whose type the kernel has.
  *
  * A TRACE_BLK entry is a struct blk_io_trace laid over the ring buffer
  * event (include/uapi/linux/blktrace_api.h): its first 8 bytes (magic,
@@ -36,14 +39,14 @@
 #define BLK_TA_CGROUP		(1 << 8)	/* __BLK_TA_CGROUP, __BLK_TN_CGROUP */
 #define BLK_TN_MESSAGE		(2 | (BLK_TC_NOTIFY << BLK_TC_SHIFT))
 
-/* struct blk_io_trace */
-#define T_SECTOR	16
-#define T_BYTES		24
-#define T_ACTION	28
-#define T_DEVICE	36
-#define T_ERROR		44
-#define T_PDU_LEN	46
-#define T_SIZE		48
+#define BLK_TC_WRITE_ZEROES	(1ULL << 22)	/* blk_io_trace2 only */
+#define BLK_TA_BOUNCE		14		/* gone with blk_io_trace2 */
+
+/* struct blk_io_trace and struct blk_io_trace2 (uapi: fixed) */
+struct blk_layout {
+	uint32_t sector, bytes, action, action_size, device, error, pdu_len, size;
+	const char *fields;
+};
 
 /* blk_tracer_flags.val (TRACE_BLK_OPT_*): tracer options blk_classic, blk_cgroup, blk_cgname */
 #define OPT_CLASSIC	0x1
@@ -57,7 +60,8 @@
  * The fields after the common ones; "data" is the pdu (cgroup id first
  * when the action has __BLK_TA_CGROUP).
  */
-static const char blk_fields[] =
+static const struct blk_layout blk_v1 = {
+	16, 24, 28, 4, 36, 44, 46, 48,
 	"\tfield:u64 sector;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:u32 bytes;\toffset:24;\tsize:4;\tsigned:0;\n"
 	"\tfield:u32 action;\toffset:28;\tsize:4;\tsigned:0;\n"
@@ -66,7 +70,25 @@ static const char blk_fields[] =
 	"\tfield:u32 cpu;\toffset:40;\tsize:4;\tsigned:0;\n"
 	"\tfield:u16 error;\toffset:44;\tsize:2;\tsigned:0;\n"
 	"\tfield:u16 pdu_len;\toffset:46;\tsize:2;\tsigned:0;\n"
-	"\tfield:u8 data[0];\toffset:48;\tsize:0;\tsigned:0;\n";
+	"\tfield:u8 data[0];\toffset:48;\tsize:0;\tsigned:0;\n",
+};
+static const struct blk_layout blk_v2 = {
+	16, 24, 32, 8, 40, 48, 50, 64,
+	"\tfield:u64 sector;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:u32 bytes;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 pid;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\tfield:u64 action;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:u32 device;\toffset:40;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 cpu;\toffset:44;\tsize:4;\tsigned:0;\n"
+	"\tfield:u16 error;\toffset:48;\tsize:2;\tsigned:0;\n"
+	"\tfield:u16 pdu_len;\toffset:50;\tsize:2;\tsigned:0;\n"
+	"\tfield:u8 data[0];\toffset:64;\tsize:0;\tsigned:0;\n",
+};
+
+static const struct blk_layout *blk_layout(const struct kt_session *s)
+{
+	return s->blk_v2 ? &blk_v2 : &blk_v1;
+}
 
 /* what trace-cmd prints without a blk plugin: the fields, plainly */
 static const char blk_print_fmt[] =
@@ -96,6 +118,8 @@ int kt_blk__add_event(struct kt_session *s)
 	if (!kt_symbol(s, "blk_tracer_flags", &addr) && s->l.tflags_val.present &&
 	    !kt_read_member(s, addr, &s->l.tflags_val, &val))
 		s->blk_flags = (uint32_t)val;
+	/* 6.19+: the tracer writes and prints struct blk_io_trace2 */
+	s->blk_v2 = !s->t.type_size(s->t.priv, "struct blk_io_trace2", &val) && val == 64;
 	ne = realloc(s->events, (size_t)(s->nr_events + 1) * sizeof(*ne));
 	if (!ne)
 		return -ENOMEM;
@@ -107,7 +131,7 @@ int kt_blk__add_event(struct kt_session *s)
 	e->system = strdup("ftrace");
 	e->name = strdup("blktrace");
 	e->print_fmt = strdup(blk_print_fmt);
-	e->fields_text = blk_fields;
+	e->fields_text = blk_layout(s)->fields;
 	if (!e->system || !e->name || !e->print_fmt) {
 		free(e->system);
 		free(e->name);
@@ -141,9 +165,9 @@ void kt_blk__header(struct kt_session *s, struct kt_buffer *b, FILE *out)
 }
 
 /* fill_rwbs() */
-static void fill_rwbs(char *rwbs, uint32_t action, uint32_t bytes)
+static void fill_rwbs(char *rwbs, uint64_t action, uint32_t bytes)
 {
-	uint32_t tc = action >> BLK_TC_SHIFT;
+	uint64_t tc = action >> BLK_TC_SHIFT;
 	int i = 0;
 
 	if ((action & ~BLK_TA_CGROUP) == BLK_TN_MESSAGE) {
@@ -152,9 +176,12 @@ static void fill_rwbs(char *rwbs, uint32_t action, uint32_t bytes)
 	}
 	if (tc & BLK_TC_FLUSH)
 		rwbs[i++] = 'F';
-	if (tc & BLK_TC_DISCARD)
+	if (tc & BLK_TC_DISCARD) {
 		rwbs[i++] = 'D';
-	else if (tc & BLK_TC_WRITE)
+	} else if (tc & BLK_TC_WRITE_ZEROES) {
+		rwbs[i++] = 'W';
+		rwbs[i++] = 'Z';
+	} else if (tc & BLK_TC_WRITE)
 		rwbs[i++] = 'W';
 	else if (bytes)
 		rwbs[i++] = 'R';
@@ -186,7 +213,8 @@ struct blk_rec {
 	const uint8_t *t;
 	const uint8_t *pdu;	/* after the cgroup id */
 	int pdu_len;		/* pdu_real_len() */
-	uint32_t action, bytes, device;
+	uint64_t action;
+	uint32_t bytes, device;
 	uint64_t sector;
 	uint16_t error;
 	int pid;
@@ -327,7 +355,7 @@ static bool log_action(struct kt_session *s, struct kt_buffer *b, const struct b
 				 (unsigned long long)(ts / 1000000000),
 				 (unsigned long long)(ts % 1000000000), (unsigned)t->pid, act, rwbs);
 	} else if (t->action & BLK_TA_CGROUP) {
-		uint64_t id = kt_le64(t->t + T_SIZE);
+		uint64_t id = kt_le64(t->t + blk_layout(s)->size);
 
 		if (s->blk_flags & OPT_CGNAME) {
 			b->loss.events_unrendered++;
@@ -362,6 +390,7 @@ static bool log_action(struct kt_session *s, struct kt_buffer *b, const struct b
 void kt_blk__print(struct kt_session *s, struct kt_buffer *b, const void *data, uint32_t size,
 		   int cpu, uint64_t ts, bool classic, struct trace_seq *q)
 {
+	const struct blk_layout *L = blk_layout(s);
 	bool long_act = b->opts.verbose;
 	struct blk_rec t = { .t = data };
 	unsigned int what;
@@ -369,21 +398,21 @@ void kt_blk__print(struct kt_session *s, struct kt_buffer *b, const void *data, 
 	uint32_t pdu_len;
 	int cg, i;
 
-	if (size < T_SIZE)
+	if (size < L->size)
 		goto corrupt;
-	t.sector = kt_le64(t.t + T_SECTOR);
-	t.bytes = kt_le32(t.t + T_BYTES);
-	t.action = kt_le32(t.t + T_ACTION);
-	t.device = kt_le32(t.t + T_DEVICE);
-	t.error = (uint16_t)(t.t[T_ERROR] | t.t[T_ERROR + 1] << 8);
-	pdu_len = (uint32_t)(t.t[T_PDU_LEN] | t.t[T_PDU_LEN + 1] << 8);
+	t.sector = kt_le64(t.t + L->sector);
+	t.bytes = kt_le32(t.t + L->bytes);
+	t.action = L->action_size == 8 ? kt_le64(t.t + L->action) : kt_le32(t.t + L->action);
+	t.device = kt_le32(t.t + L->device);
+	t.error = (uint16_t)(t.t[L->error] | t.t[L->error + 1] << 8);
+	pdu_len = (uint32_t)(t.t[L->pdu_len] | t.t[L->pdu_len + 1] << 8);
 	/* iter->ent->pid: struct trace_entry's, over magic and sequence */
 	t.pid = (int)kt_le32(t.t + s->l.te_pid.off);
 	has_cg = t.action & BLK_TA_CGROUP;
 	cg = has_cg ? 8 : 0;
-	if (T_SIZE + pdu_len > size || (int)pdu_len < cg)
+	if (L->size + pdu_len > size || (int)pdu_len < cg)
 		goto corrupt;
-	t.pdu = t.t + T_SIZE + cg;
+	t.pdu = t.t + L->size + cg;
 	t.pdu_len = (int)pdu_len - cg;
 	t.cmd = kt_session__comm_r(s, t.pid, t.comm);
 	what = (t.action & ((1U << BLK_TC_SHIFT) - 1)) & ~BLK_TA_CGROUP;
@@ -398,6 +427,9 @@ void kt_blk__print(struct kt_session *s, struct kt_buffer *b, const void *data, 
 		trace_seq_printf(q, "Unknown action %x", what);
 		return;
 	}
+	/* blk_io_trace2's what2act[] has no bounce: a record no kernel writes */
+	if (s->blk_v2 && what == BLK_TA_BOUNCE)
+		goto corrupt;
 	log_action(s, b, &t, what2act[what].act[long_act], classic, cpu, ts, q);
 	if (what2act[what].print(q, &t))
 		return;

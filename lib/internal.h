@@ -305,6 +305,7 @@ struct kt_session {
 	char *common_fields;		/* its format lines, read once */
 	int blk_type;			/* TRACE_BLK (blk.c), 0: not in this kernel */
 	uint32_t blk_flags;		/* blk_tracer_flags.val: blk_classic, blk_cgname */
+	bool blk_v2;			/* 6.19+: TRACE_BLK is a struct blk_io_trace2 */
 	int nr_events;
 	char *header_page, *header_event;
 

@@ -122,6 +122,9 @@ void kt_relay__blktrace_owner(struct kt_session *s, struct kt_relay_chan *c);
 #define KT_BLK_IO_TRACE_MAGIC	0x65617400u
 #define KT_BLK_IO_TRACE_VERSION	0x07u
 #define KT_BLK_IO_TRACE_SIZE	48u
+#define KT_BLK_IO_TRACE2_VERSION	0x08u	/* struct blk_io_trace2, 6.19+ */
+#define KT_BLK_IO_TRACE2_SIZE	64u
+#define KT_BLK2_PDU_LEN_OFF	50u
 #define KT_BLK_PDU_LEN_OFF	46u
 #define KT_BLK_MAX_PDU		65535u
 

@@ -107,18 +107,26 @@ void kt_relay_plan__free(struct kt_relay_plan *p)
 
 long kt_blk__record_len(const uint8_t *p, uint64_t len)
 {
-	uint32_t magic;
+	uint32_t magic, size, pdu_off;
 	uint16_t pdu;
 
-	if (len < KT_BLK_IO_TRACE_SIZE)
-		return len >= 4 && (p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24) ==
-					   (KT_BLK_IO_TRACE_MAGIC | KT_BLK_IO_TRACE_VERSION) ?
-			       -1 : 0;
-	magic = (uint32_t)p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-	if (magic != (KT_BLK_IO_TRACE_MAGIC | KT_BLK_IO_TRACE_VERSION))
+	if (len < 4)
 		return 0;
-	pdu = (uint16_t)(p[KT_BLK_PDU_LEN_OFF] | p[KT_BLK_PDU_LEN_OFF + 1] << 8);
-	if (KT_BLK_IO_TRACE_SIZE + (uint64_t)pdu > len)
+	/* MAGIC << 8 | version: 7, struct blk_io_trace; 8 (6.19+), struct blk_io_trace2 */
+	magic = (uint32_t)p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+	if (magic == (KT_BLK_IO_TRACE_MAGIC | KT_BLK_IO_TRACE_VERSION)) {
+		size = KT_BLK_IO_TRACE_SIZE;
+		pdu_off = KT_BLK_PDU_LEN_OFF;
+	} else if (magic == (KT_BLK_IO_TRACE_MAGIC | KT_BLK_IO_TRACE2_VERSION)) {
+		size = KT_BLK_IO_TRACE2_SIZE;
+		pdu_off = KT_BLK2_PDU_LEN_OFF;
+	} else {
+		return 0;
+	}
+	if (len < size)
 		return -1;
-	return KT_BLK_IO_TRACE_SIZE + pdu;
+	pdu = (uint16_t)(p[pdu_off] | p[pdu_off + 1] << 8);
+	if (size + (uint64_t)pdu > len)
+		return -1;
+	return size + pdu;
 }

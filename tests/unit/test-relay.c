@@ -110,5 +110,12 @@ int main(void)
 	blk(rec, 0x12345607, 0);
 	CHECK(kt_blk__record_len(rec, 48) == 0, "a wrong magic refused");
 	CHECK(kt_blk__record_len(rec, 3) == 0, "3 bytes are no record");
+	/* struct blk_io_trace2 (version 8, 6.19+): 64 bytes, pdu_len at 50 */
+	memset(rec, 0, sizeof(rec));
+	rec[0] = 0x08; rec[1] = 0x74; rec[2] = 0x61; rec[3] = 0x65;
+	rec[50] = 16;
+	CHECK(kt_blk__record_len(rec, 80) == 80, "a blk_io_trace2 record with a 16-byte pdu is 80 bytes");
+	CHECK(kt_blk__record_len(rec, 79) == -1, "a blk_io_trace2 record cut by the end of the data");
+	CHECK(kt_blk__record_len(rec, 60) == -1, "a blk_io_trace2 header cut (60 of 64 bytes)");
 	return fk_failed;
 }
