@@ -52,6 +52,7 @@ struct kt_fgraph {
 	int cpu_width;			/* max_bytes_for_cpu */
 	uint64_t irq_start, irq_end;	/* __irqentry_text_start/_end */
 	uint64_t text_delta;		/* tr->text_delta (6.12): a previous boot's text */
+	bool ret_eq;			/* funcgraph-retval printed "= X" (before 6.13), not "ret=X" */
 	int nr_cpus;
 	struct fgraph_cpu *cpus;
 };
@@ -98,6 +99,18 @@ struct kt_fgraph *kt_fgraph__new(struct kt_session *s, struct kt_buffer *b)
 	g->b = b;
 	g->o = o;
 	g->flags = read_flags(s, b);
+	/*
+	 * 6.13 (funcgraph-retaddr) rewrote print_graph_retval(): "func();
+	 * /\* ret=X *\/" and "} /\* func ret=X *\/" where it printed "/\* = X
+	 * *\/" and "} /\* func = X *\/"; the kernel of the new one has
+	 * TRACE_GRAPH_RETADDR_ENT in enum trace_type, whatever its config
+	 */
+	if (g->flags & GRAPH_RETVAL) {
+		int64_t v;
+
+		g->ret_eq = !s->t.enumerator ||
+			    s->t.enumerator(s->t.priv, "TRACE_GRAPH_RETADDR_ENT", &v);
+	}
 	/* max_bytes_for_cpu = snprintf(NULL, 0, "%u", nr_cpu_ids - 1) */
 	for (g->cpu_width = 1, n = s->nr_cpu_ids - 1; n >= 10; n /= 10)
 		g->cpu_width++;
@@ -323,6 +336,8 @@ static void indent(struct trace_seq *q, int depth)
 static void put_retval(struct kt_fgraph *g, struct trace_seq *q, const char *func,
 		       uint64_t retval, bool leaf)
 {
+	/* print_graph_retval() before 6.13, and since */
+	const char *eq = g->ret_eq ? " = " : " ret=";
 	bool hex = g->flags & GRAPH_RETVAL_HEX;
 	int64_t err = 0;
 
@@ -335,13 +350,14 @@ static void put_retval(struct kt_fgraph *g, struct trace_seq *q, const char *fun
 			err = 0;
 	}
 	if (leaf && (hex || !err))
-		trace_seq_printf(q, "%s; /* = 0x%llx */\n", func, (unsigned long long)retval);
+		trace_seq_printf(q, "%s; /*%s0x%llx */\n", func, eq,
+				 (unsigned long long)retval);
 	else if (leaf)
-		trace_seq_printf(q, "%s; /* = %lld */\n", func, (long long)err);
+		trace_seq_printf(q, "%s; /*%s%lld */\n", func, eq, (long long)err);
 	else if (hex || !err)
-		trace_seq_printf(q, "} /* %s = 0x%llx */\n", func, (unsigned long long)retval);
+		trace_seq_printf(q, "} /* %s%s0x%llx */\n", func, eq, (unsigned long long)retval);
 	else
-		trace_seq_printf(q, "} /* %s = %lld */\n", func, (long long)err);
+		trace_seq_printf(q, "} /* %s%s%lld */\n", func, eq, (long long)err);
 }
 
 /* %ps of a function address */
@@ -576,6 +592,30 @@ bool kt_fgraph__record(struct kt_fgraph *g, struct kt_iter *it, const struct kt_
 				graph_entry(g, it, ev, r, &e, q);
 			else
 				graph_return(g, r, &e, q);
+			return true;
+		}
+		/*
+		 * 6.13's funcgraph-retaddr (CONFIG_FUNCTION_GRAPH_RETADDR, off in
+		 * Debian's kernels): an entry with its caller, which the kernel
+		 * prints as "func() { /\* <-caller+off/size *\/": not printed that
+		 * way here, counted and said; printed as an entry without it
+		 */
+		if (!strcmp(ev->name, "fgraph_retaddr_entry")) {
+			g->b->loss.events_unrendered++;
+			kt_lock(g->s);
+			if (!g->b->opts.warned_retaddr)
+				kt_warn(g->s, "buffer %s: function_graph entries with their return "
+					      "address (funcgraph-retaddr) are printed without it; "
+					      "counted as not rendered", g->b->name);
+			g->b->opts.warned_retaddr = true;
+			kt_unlock(g->s);
+			if (!read_graph(ev, r, &e)) {
+				g->b->loss.events_unknown++;
+				trace_seq_printf(q, "[corrupt %s record: %u bytes]\n", ev->name,
+						 r->size);
+				return true;
+			}
+			graph_entry(g, it, ev, r, &e, q);
 			return true;
 		}
 		/* TRACE_STACK, TRACE_FN: "dont trace stack and functions as comments" */

@@ -245,7 +245,7 @@ struct kt_trace_opts {
 	/* a latency tracer's trace file: this max buffer, latency-format (latency.c) */
 	bool lat_view;
 	uint64_t lat_time_start;
-	bool warned_bin, warned_userobj, warned_blk, warned_args;
+	bool warned_bin, warned_userobj, warned_blk, warned_args, warned_retaddr;
 };
 
 struct kt_buffer {

@@ -44,19 +44,42 @@ static int per_cpu_ptr(struct kt_session *s, uint64_t ptr, int cpu, uint64_t *ou
  * full, then rt. With CONFIG_PREEMPT_DYNAMIC (6.12-rt has it) the first
  * three are preempt_dynamic_mode (0, 1, 2 of enum preempt_dynamic_mode);
  * NULL: not a PREEMPT_RT kernel (see above).
+ *
+ * 6.15+ prints preempt_model_str() (kernel/sched/core.c) instead: on a
+ * PREEMPT_RT kernel with PREEMPT_DYNAMIC "PREEMPT_{RT,(MODE)}", MODE
+ * preempt_modes[preempt_dynamic_mode] ("undef" when negative). Without
+ * PREEMPT_DYNAMIC it hangs on CONFIG_PREEMPT_LAZY, which the dump does not
+ * tell: NULL, the records counted as not rendered.
  */
-static const char *preempt_model(struct kt_session *s)
+static const char *preempt_model(struct kt_session *s, char *buf, size_t len)
 {
 	static const char *const dyn[] = { "server", "desktop", "preempt" };
-	uint64_t addr;
+	uint64_t addr, modes, str;
+	bool dynamic;
 	uint32_t mode;
+	char *name;
 
 	if (!s->fl.preempt_rt)
 		return NULL;
-	if (!kt_symbol(s, "preempt_dynamic_mode", &addr) && !kt_read_u32(s, addr, &mode) &&
-	    mode < 3)
-		return dyn[mode];
-	return "preempt_rt";
+	dynamic = !kt_symbol(s, "preempt_dynamic_mode", &addr) && !kt_read_u32(s, addr, &mode);
+	if (kt_symbol(s, "preempt_model_str", &str)) {
+		if (dynamic && mode < 3)
+			return dyn[mode];
+		return "preempt_rt";
+	}
+	if (!dynamic)
+		return NULL;
+	if ((int32_t)mode < 0) {
+		snprintf(buf, len, "PREEMPT_{RT,(undef)}");
+		return buf;
+	}
+	if (mode > 8 || kt_symbol(s, "preempt_modes", &modes) ||
+	    kt_read_u64(s, modes + 8ULL * mode, &str) || !str ||
+	    kt_read_string(s, str, 32, &name))
+		return NULL;
+	snprintf(buf, len, "PREEMPT_{RT,(%s)}", name);
+	free(name);
+	return buf;
 }
 
 /*
@@ -68,9 +91,10 @@ bool kt_latency__view(struct kt_session *s, struct kt_buffer *b, const struct kt
 {
 	const struct kt_layout *l = &s->l;
 	uint64_t val = 0;
+	char model[64];
 
 	if (!b->snapshot || !latency_tracer(o->tracer) || !o->latency_fmt || o->verbose ||
-	    !preempt_model(s) || !(s->fl.migrate_col || l->te_preempt_lazy_count.present) || !l->ab_time_start.present || !l->ab_data.present ||
+	    !preempt_model(s, model, sizeof(model)) || !(s->fl.migrate_col || l->te_preempt_lazy_count.present) || !l->ab_time_start.present || !l->ab_data.present ||
 	    !l->ab_cpu.present || !l->tr_max_buffer.present)
 		return false;
 	/* wakeup's display-graph (TRACE_DISPLAY_GRAPH, 1): the graph's lines */
@@ -172,7 +196,7 @@ void kt_latency__header(struct kt_session *s, struct kt_buffer *b, const struct 
 	const struct kt_layout *l = &s->l;
 	uint64_t mb = b->tr + l->tr_max_buffer.off, data_pcpu = 0, cpu = 0, data = 0;
 	uint64_t in = 0, all = 0;
-	char comm[17] = "";
+	char comm[17] = "", model[64];
 	struct trace_seq q;
 
 	if (!o->context_info)
@@ -195,7 +219,7 @@ void kt_latency__header(struct kt_session *s, struct kt_buffer *b, const struct 
 	fprintf(out, "# latency: %lu us, #%llu/%llu, CPU#%d | (M:%s VP:%d, KP:%d, SP:%d HP:%d",
 		(unsigned long)(tac(s, data, &l->tac_saved_latency) / 1000),
 		(unsigned long long)in, (unsigned long long)all, (int)(uint32_t)cpu,
-		preempt_model(s), 0, 0, 0, 0);
+		preempt_model(s, model, sizeof(model)), 0, 0, 0, 0);
 	fprintf(out, " #P:%d)\n", online);
 	fputs("#    -----------------\n", out);
 	fprintf(out, "#    | task: %.16s-%d (uid:%d nice:%ld policy:%ld rt_prio:%ld)\n", comm,
