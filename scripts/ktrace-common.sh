@@ -111,6 +111,8 @@ ktrace_series_suite()
 	# today's kernels: the newest of the suite, whatever it is (the mirror
 	# keeps no other); fetch-kernel resolves it each day
 	sid | trixie-backports) echo "$1" ;;
+	# sid's PREEMPT_RT kernel (7.x's latency tracers)
+	sid-rt) echo sid ;;
 	*-arm64 | *-arm64-16k | *-ppc64el | *-ppc64el-64k)
 		case $1 in *-rt-*) return 1 ;; esac
 		ktrace_series_suite "$(ktrace_series_base "$1")" ;;
@@ -159,6 +161,7 @@ ktrace_series_moves()
 {
 	local base
 	base=$(ktrace_series_base "$1")
+	base=${base%-rt}
 	[ "$(ktrace_series_suite "$base" 2>/dev/null)" = "$base" ]
 }
 

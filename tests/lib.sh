@@ -89,7 +89,7 @@ crash_ext_for() {
 		echo "$(command -v "${CRASH:-crash}") $O/ktrace.so"
 		return 0
 		;;
-	sid | trixie-backports) dir=$KTRACE_CACHE/crash-sid out=$O-crashsid opts=--no_modules ;;
+	sid | sid-rt | trixie-backports) dir=$KTRACE_CACHE/crash-sid out=$O-crashsid opts=--no_modules ;;
 	*) dir=$KTRACE_CACHE/crash-8.0.6 out=$O-crash806 ;;
 	esac
 	[ -x "$dir/bin/crash" ] && [ -f "$dir/root/usr/include/crash/defs.h" ] || return 1
