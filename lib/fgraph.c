@@ -368,19 +368,6 @@ static void put_func(struct kt_fgraph *g, struct trace_seq *q, uint64_t func)
 	kt_output__ip_sym(g->s, &plain, q, func + g->text_delta);
 }
 
-static char *func_name(struct kt_fgraph *g, uint64_t func)
-{
-	struct trace_seq t;
-	char *name;
-
-	trace_seq_init(&t);
-	put_func(g, &t, func);
-	trace_seq_terminate(&t);
-	name = strdup(t.buffer ? t.buffer : "");
-	trace_seq_destroy(&t);
-	return name;
-}
-
 /* a call: "%ps" and its arguments (print_function_args()) or "()" */
 static void put_call(struct kt_fgraph *g, struct trace_seq *q, const struct graph_rec *e)
 {
@@ -391,13 +378,17 @@ static void put_call(struct kt_fgraph *g, struct trace_seq *q, const struct grap
 		trace_seq_puts(q, "()");
 }
 
-static char *call_text(struct kt_fgraph *g, const struct graph_rec *e)
+/* what put_call() (@call) or put_func() (@func) prints, as a string to free */
+static char *text_of(struct kt_fgraph *g, uint64_t func, const struct graph_rec *call)
 {
 	struct trace_seq t;
 	char *text;
 
 	trace_seq_init(&t);
-	put_call(g, &t, e);
+	if (call)
+		put_call(g, &t, call);
+	else
+		put_func(g, &t, func);
 	trace_seq_terminate(&t);
 	text = strdup(t.buffer ? t.buffer : "");
 	trace_seq_destroy(&t);
@@ -471,7 +462,7 @@ static void graph_entry(struct kt_fgraph *g, struct kt_iter *it, struct tep_even
 			c->enter_funcs[e->depth] = 0;
 		put_duration(g, q, ret.rettime - ret.calltime, FILL_NONE);
 		indent(q, e->depth);
-		name = call_text(g, e);
+		name = text_of(g, 0, e);
 		if ((g->flags & GRAPH_RETVAL) && ret.has_retval)
 			put_retval(g, q, name ? name : "", ret.retval, true);
 		else
@@ -511,7 +502,7 @@ static void graph_return(struct kt_fgraph *g, const struct kt_record *r,
 	put_duration(g, q, e->rettime - e->calltime, FILL_NONE);
 	indent(q, e->depth);
 	if ((g->flags & GRAPH_RETVAL) && e->has_retval) {
-		char *name = func_name(g, e->func);
+		char *name = text_of(g, e->func, NULL);
 
 		put_retval(g, q, name ? name : "", e->retval, false);
 		free(name);
