@@ -23,6 +23,7 @@ void kc_target__free(void);
 
 /* session.c: the session of this crash session, opened on first use */
 struct kt_session *kc_session(void);
+struct kt_session *kc_session_ftrace(void);
 void kc_session__close(void);
 
 /* subcommands (argv[0] is the subcommand's name); print to @out */

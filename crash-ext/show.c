@@ -103,7 +103,7 @@ void kc_cmd_show(int argc, char **argv, FILE *out)
 	}
 	if (argerrs || argv[optind])
 		cmd_usage(pc->curcmd, SYNOPSIS);
-	s = kc_session();
+	s = kc_session_ftrace();
 	if (!s)
 		return;
 	/* --ring in ktrace-extract: the ring joins the session's buffers */
@@ -209,7 +209,7 @@ void kc_cmd_dump(int argc, char **argv, FILE *out)
 			error(INFO, "dump needs -t FILE or -j FILE\n");
 		cmd_usage(pc->curcmd, SYNOPSIS);
 	}
-	s = kc_session();
+	s = kc_session_ftrace();
 	if (!s)
 		return;
 	if (instance && !(only = find_buffer(s, instance)))
@@ -226,7 +226,7 @@ void kc_cmd_list(int argc, char **argv, FILE *out)
 
 	if (argv[1])
 		cmd_usage(pc->curcmd, SYNOPSIS);
-	s = kc_session();
+	s = kc_session_ftrace();
 	if (!s)
 		return;
 	kt_session__print_buffers(s, out);
@@ -253,7 +253,7 @@ void kc_cmd_last_boot_info(int argc, char **argv, FILE *out)
 	}
 	if (argerrs || !name || argv[optind])
 		cmd_usage(pc->curcmd, SYNOPSIS);
-	s = kc_session();
+	s = kc_session_ftrace();
 	if (!s)
 		return;
 	b = kt_session__find_buffer(s, name);
@@ -287,7 +287,7 @@ void kc_cmd_events(int argc, char **argv, FILE *out)
 	}
 	if (argerrs || argv[optind])
 		cmd_usage(pc->curcmd, SYNOPSIS);
-	s = kc_session();
+	s = kc_session_ftrace();
 	if (!s)
 		return;
 	if (!verbose)
