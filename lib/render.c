@@ -700,8 +700,17 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		kt_output__ip_sym(s, kt_opts__load(s, b), q,
 				  kt_output__field(ev, "ip", &rec, &ok));
 		trace_seq_puts(q, ": ");
-		if (!kt_trace_printk__print(s, ev, &rec, q))
-			return 0;
+		{
+			unsigned int o = q->len;
+			int perr = kt_trace_printk__print(s, ev, &rec, q);
+
+			if (!perr)
+				return 0;
+			if (perr == -EBADMSG)
+				return kt_guard__not_rendered(s, b, kt_session__find_event(s, r->type),
+							      q, o, "a trace_printk() format its "
+							      "arguments do not match");
+		}
 		{
 			int failed = ev->flags & TEP_EVENT_FL_FAILED;
 			struct trace_seq t;
@@ -753,7 +762,12 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		bool fast = ff && !kt_fastfmt__print(ff, q, r->data, r->size);
 
 		if (!fast) {
-			why = kt_guard__helpers(ev, r);
+			/*
+			 * a format libtraceevent could not parse: it prints
+			 * "[FAILED TO PARSE]" and the raw fields, never the kernel's text
+			 */
+			why = ev->flags & TEP_EVENT_FL_FAILED ? "a format libtraceevent cannot parse"
+							     : kt_guard__helpers(ev, r);
 			if (!why) {
 				kt_guard__begin();
 				tep_print_event(tep, q, &rec, "%s", TEP_PRINT_INFO);

@@ -300,12 +300,20 @@ int kt_trace_printk__print(struct kt_session *s, struct tep_event *ev, struct te
 		if (addr == want)
 			fmt = f;
 	kt_unlock(s);
-	if (!fmt || !fmt_differs(fmt))
+	if (!fmt)
 		return -EOPNOTSUPP;
+	/*
+	 * always read here first: where the record's arguments end before
+	 * the format does (-EBADMSG), libtraceevent would read on past the
+	 * record (found by fuzz-events: the bytes after it, a '*' width and
+	 * a 64-bit value, printed differently with -J 1 and -J 2)
+	 */
 	trace_seq_init(&t);
 	err = bstr_print(fmt, (const uint8_t *)r->data + buf->offset,
 			 (size_t)(r->size - buf->offset), &t);
 	trace_seq_terminate(&t);
+	if (!err && !fmt_differs(fmt))
+		err = -EOPNOTSUPP;	/* glibc prints it alike: libtraceevent's, as always */
 	if (!err)
 		kt_output__text(q, t.buffer, t.len);
 	trace_seq_destroy(&t);
