@@ -128,6 +128,7 @@ static const struct question questions[] = {
 	{ 'm', "struct osnoise_data", "tainted" },
 	/* the latency tracers' header (latency.c) */
 	{ 's', "__per_cpu_offset", NULL }, { 's', "preempt_dynamic_mode", NULL },
+	{ 's', "preempt_model_str", NULL }, { 's', "preempt_modes", NULL },	/* 6.15+ */
 	{ 'm', "struct array_buffer", "data" }, { 'm', "struct array_buffer", "time_start" },
 	{ 'm', "struct array_buffer", "cpu" },
 	{ 'm', "struct trace_array_cpu", "saved_latency" },

@@ -45,7 +45,7 @@
 /* struct blk_io_trace and struct blk_io_trace2 (uapi: fixed) */
 struct blk_layout {
 	uint32_t sector, bytes, action, action_size, device, error, pdu_len, size;
-	const char *fields;
+	const char *fields, *print_fmt;
 };
 
 /* blk_tracer_flags.val (TRACE_BLK_OPT_*): tracer options blk_classic, blk_cgroup, blk_cgname */
@@ -71,6 +71,10 @@ static const struct blk_layout blk_v1 = {
 	"\tfield:u16 error;\toffset:44;\tsize:2;\tsigned:0;\n"
 	"\tfield:u16 pdu_len;\toffset:46;\tsize:2;\tsigned:0;\n"
 	"\tfield:u8 data[0];\toffset:48;\tsize:0;\tsigned:0;\n",
+	/* what trace-cmd prints without a blk plugin: the fields, plainly */
+	"\"%d,%d action=0x%x sector=%llu bytes=%u error=%u pdu_len=%u\", "
+	"REC->device >> 20, REC->device & ((1 << 20) - 1), REC->action, REC->sector, "
+	"REC->bytes, REC->error, REC->pdu_len",
 };
 static const struct blk_layout blk_v2 = {
 	16, 24, 32, 8, 40, 48, 50, 64,
@@ -81,8 +85,14 @@ static const struct blk_layout blk_v2 = {
 	"\tfield:u32 device;\toffset:40;\tsize:4;\tsigned:0;\n"
 	"\tfield:u32 cpu;\toffset:44;\tsize:4;\tsigned:0;\n"
 	"\tfield:u16 error;\toffset:48;\tsize:2;\tsigned:0;\n"
-	"\tfield:u16 pdu_len;\toffset:50;\tsize:2;\tsigned:0;\n"
-	"\tfield:u8 data[0];\toffset:64;\tsize:0;\tsigned:0;\n",
+	"\tfield:u16 pdu_len;\toffset:50;\tsize:2;\tsigned:0;\n",
+	/*
+	 * no "u8 data[0]" at the end: trace-cmd report -R printed it as a
+	 * string past the record, and died where a record ended its page
+	 */
+	"\"%d,%d action=0x%llx sector=%llu bytes=%u error=%u pdu_len=%u\", "
+	"REC->device >> 20, REC->device & ((1 << 20) - 1), REC->action, REC->sector, "
+	"REC->bytes, REC->error, REC->pdu_len",
 };
 
 static const struct blk_layout *blk_layout(const struct kt_session *s)
@@ -90,11 +100,6 @@ static const struct blk_layout *blk_layout(const struct kt_session *s)
 	return s->blk_v2 ? &blk_v2 : &blk_v1;
 }
 
-/* what trace-cmd prints without a blk plugin: the fields, plainly */
-static const char blk_print_fmt[] =
-	"\"%d,%d action=0x%x sector=%llu bytes=%u error=%u pdu_len=%u\", "
-	"REC->device >> 20, REC->device & ((1 << 20) - 1), REC->action, REC->sector, "
-	"REC->bytes, REC->error, REC->pdu_len";
 
 /*
  * trace_blk_event.type and blk_tracer_flags.val, and the event
@@ -130,7 +135,7 @@ int kt_blk__add_event(struct kt_session *s)
 	e->id = (int)type;
 	e->system = strdup("ftrace");
 	e->name = strdup("blktrace");
-	e->print_fmt = strdup(blk_print_fmt);
+	e->print_fmt = strdup(blk_layout(s)->print_fmt);
 	e->fields_text = blk_layout(s)->fields;
 	if (!e->system || !e->name || !e->print_fmt) {
 		free(e->system);
