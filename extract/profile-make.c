@@ -210,8 +210,8 @@ static const struct question questions[] = {
 	{ 's', "trace_bprintk_fmt_list", NULL }, { 's', "tracing_gen_ctx_irq_test", NULL },
 	{ 's', "no_hash_pointers", NULL }, { 's', "ptr_key", NULL },
 	{ 's', "init_uts_ns", NULL }, { 's', "modules", NULL },
-	/* blk.c: 6.19's blk_io_trace2 */
-	{ 'z', "struct blk_io_trace2", NULL },
+	/* blk.c: 6.19's blk_io_trace2, told by blk_trace.version */
+	{ 'm', "struct blk_trace", "version" },
 	/* btf.c: the kernel's BTF, for function arguments (func-args, 6.15+) */
 	{ 's', "__start_BTF", NULL }, { 's', "__stop_BTF", NULL },
 	/* panic.c */

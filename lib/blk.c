@@ -123,8 +123,16 @@ int kt_blk__add_event(struct kt_session *s)
 	if (!kt_symbol(s, "blk_tracer_flags", &addr) && s->l.tflags_val.present &&
 	    !kt_read_member(s, addr, &s->l.tflags_val, &val))
 		s->blk_flags = (uint32_t)val;
-	/* 6.19+: the tracer writes and prints struct blk_io_trace2 */
-	s->blk_v2 = !s->t.type_size(s->t.priv, "struct blk_io_trace2", &val) && val == 64;
+	/*
+	 * 6.19+: the tracer writes and prints struct blk_io_trace2, and
+	 * struct blk_trace has the version it sets up (asking for the type
+	 * itself costs a search of every unit of DWARF where it is absent)
+	 */
+	{
+		struct kt_member ver;
+
+		s->blk_v2 = !kt_member__probe(s, "struct blk_trace", "version", &ver);
+	}
 	ne = realloc(s->events, (size_t)(s->nr_events + 1) * sizeof(*ne));
 	if (!ne)
 		return -ENOMEM;
