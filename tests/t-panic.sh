@@ -18,7 +18,12 @@ for c in $(all_cases); do
 	want=$(sed -n '/sysrq: Trigger a crash\|Kernel panic - not syncing: sysrq triggered crash/,$p' \
 		"$dir/console.log" | tr -d '\r' |
 		sed -n 's/.*\] CPU: \([0-9]*\) \(UID: [0-9]* \)\{0,1\}PID: .*/\1/p' | head -n1)
-	if [ -z "$want" ]; then
+	if [ -z "$want" ] && ! grep -aq 'sysrq: Trigger a crash\|Kernel panic - not syncing' "$dir/console.log"; then
+		# 7.x PREEMPT_RT (ksid-rt-wakeup): nothing of the crash reached the
+		# console before the guest stopped; there is no truth to check against
+		skip "$c: the console shows neither the sysrq trigger nor the panic (the printk thread of a PREEMPT_RT kernel never ran): its panic CPU is not checked"
+		continue
+	elif [ -z "$want" ]; then
 		nok "$c: no 'CPU: N PID:' oops line after the sysrq trigger in console.log"
 		continue
 	fi
