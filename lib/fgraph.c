@@ -572,26 +572,15 @@ bool kt_fgraph__record(struct kt_fgraph *g, struct kt_iter *it, const struct kt_
 	if (!ev || r->cpu < 0 || r->cpu >= g->nr_cpus)
 		return false;
 	if (ev->system && !strcmp(ev->system, "ftrace")) {
-		if (!strcmp(ev->name, "funcgraph_entry") || !strcmp(ev->name, "funcgraph_exit")) {
-			if (!read_graph(ev, r, &e)) {
-				g->b->loss.events_unknown++;
-				trace_seq_printf(q, "[corrupt %s record: %u bytes]\n", ev->name,
-						 r->size);
-				return true;
-			}
-			if (!strcmp(ev->name, "funcgraph_entry"))
-				graph_entry(g, it, ev, r, &e, q);
-			else
-				graph_return(g, r, &e, q);
-			return true;
-		}
 		/*
 		 * 6.13's funcgraph-retaddr (CONFIG_FUNCTION_GRAPH_RETADDR, off in
 		 * Debian's kernels): an entry with its caller, which the kernel
 		 * prints as "func() { /\* <-caller+off/size *\/": not printed that
 		 * way here, counted and said; printed as an entry without it
 		 */
-		if (!strcmp(ev->name, "fgraph_retaddr_entry")) {
+		bool retaddr = !strcmp(ev->name, "fgraph_retaddr_entry");
+
+		if (retaddr) {
 			g->b->loss.events_unrendered++;
 			kt_lock(g->s);
 			if (!g->b->opts.warned_retaddr)
@@ -600,13 +589,19 @@ bool kt_fgraph__record(struct kt_fgraph *g, struct kt_iter *it, const struct kt_
 					      "counted as not rendered", g->b->name);
 			g->b->opts.warned_retaddr = true;
 			kt_unlock(g->s);
+		}
+		if (retaddr || !strcmp(ev->name, "funcgraph_entry") ||
+		    !strcmp(ev->name, "funcgraph_exit")) {
 			if (!read_graph(ev, r, &e)) {
 				g->b->loss.events_unknown++;
 				trace_seq_printf(q, "[corrupt %s record: %u bytes]\n", ev->name,
 						 r->size);
 				return true;
 			}
-			graph_entry(g, it, ev, r, &e, q);
+			if (strcmp(ev->name, "funcgraph_exit"))
+				graph_entry(g, it, ev, r, &e, q);
+			else
+				graph_return(g, r, &e, q);
 			return true;
 		}
 		/* TRACE_STACK, TRACE_FN: "dont trace stack and functions as comments" */

@@ -275,18 +275,10 @@ int kt_layout__probe(struct kt_session *s)
 	size_t i;
 
 	/*
-	 * first what every recorder reads, whether ftrace's own structures
-	 * can be read or not (the kernel log, relay channels, LTTng)
-	 */
-	kt_member__probe(s, "struct list_head", "next", &l->lh_next);
-	l->prb_desc_size = type_size(s, "struct prb_desc");
-	l->printk_info_size = type_size(s, "struct printk_info");
-	l->page_size = page_size_of(s);
-	/*
 	 * every member probed even after a required one is missing: the
-	 * others (the printk ring's, relay's) serve the recorders that need
-	 * none of ftrace (kt_open_opts.ftrace_optional); the first failure
-	 * is the one returned
+	 * others (the printk ring's, relay's, list_head's) serve the
+	 * recorders that need none of ftrace (kt_open_opts.ftrace_optional);
+	 * the first failure is the one returned
 	 */
 	first = probe_buffer_types(s);
 	if (first)
@@ -308,5 +300,8 @@ int kt_layout__probe(struct kt_session *s)
 	/* 7.0: "tracing: Rename trace_array field max_buffer to snapshot_buffer" */
 	if (!l->tr_max_buffer.present)
 		kt_member__probe(s, "struct trace_array", "snapshot_buffer", &l->tr_max_buffer);
+	l->prb_desc_size = type_size(s, "struct prb_desc");
+	l->printk_info_size = type_size(s, "struct printk_info");
+	l->page_size = page_size_of(s);
 	return first ? kt_err(first, "%s", msg) : 0;
 }
