@@ -19,6 +19,9 @@ O=${O:-build}
 export O KTRACE_BIN=${KTRACE_BIN:-$PWD/$O/ktrace-extract}
 pass=0 fail=0 skip=0
 failed_names=()
+# every "not ok" line, printed again before the summary: a log cut in the
+# middle (CI keeps its head and tail) still says what failed and why
+failures=()
 times=()
 
 FULL_ONLY="t-kdump-e2e t-kdump-e2e-trixie t-kdump-e2e-bpo t-deb t-trixie t-qemu t-fixtures"
@@ -68,12 +71,15 @@ report() {
 		[ "$ns" = 0 ] && ns=1
 	elif [ "$rc" != 0 ] && [ "$nf" = 0 ]; then
 		nf=1
+		echo "not ok - exited with status $rc" >>"$work/$name.out"
 		echo "[$name] not ok - exited with status $rc"
 	elif [ "$rc" = 0 ] && [ $((np + nf + ns)) = 0 ]; then
 		# a test that says nothing has shown nothing
 		nf=1
+		echo "not ok - exited 0 without a result line" >>"$work/$name.out"
 		echo "[$name] not ok - exited 0 without a result line"
 	fi
+	mapfile -t -O "${#failures[@]}" failures < <(grep '^not ok - ' "$work/$name.out" | cut -c1-400 | sed "s|^|[$name] |")
 	pass=$((pass + np)); fail=$((fail + nf)); skip=$((skip + ns))
 	echo "[$name] took $tt s"
 	times+=("$tt $name")
@@ -110,6 +116,7 @@ if [ -z "${KTRACE_NO_FIXTURES:-}" ] && [ -x scripts/make-vmcores ]; then
 	# a fixture that cannot be made is a failure, not tests that skip
 	if ! scripts/make-vmcores; then
 		echo "[make-vmcores] not ok - fixture generation failed (its messages above); the tests of the missing cases skip"
+		failures+=("[make-vmcores] not ok - fixture generation failed")
 		fail=$((fail + 1))
 		failed_names+=(make-vmcores)
 	fi
@@ -165,6 +172,11 @@ for t in "${shells[@]}"; do
 done
 run_all "${tests[@]}"
 echo "slowest: $(printf '%s\n' "${times[@]}" | sort -rn | head -5 | awk '{ printf "%s%s %ss", (NR > 1 ? ", " : ""), $2, $1 }')"
-[ ${#failed_names[@]} -gt 0 ] && echo "failed: ${failed_names[*]}"
+if [ ${#failed_names[@]} -gt 0 ]; then
+	echo "failures (again, each line cut at 400 characters):"
+	printf '%s\n' "${failures[@]}" | head -n 40
+	[ ${#failures[@]} -gt 40 ] && echo "... and $(( ${#failures[@]} - 40 )) more"
+	echo "failed: ${failed_names[*]}"
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
