@@ -69,9 +69,21 @@ $(LIBKTRACE): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
 
-# the shared library, for make install (the tools link the static one)
-$(O)/libktrace.so: $(LIB_OBJS)
-	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,libktrace.so.0 -o $@ $^ $(LIB_LIBS)
+# the shared library, for make install (the tools link the static one):
+# it exports the public API only, the functions include/ktrace/*.h
+# declares, under the version KTRACE_0 (the map is made from the headers,
+# so a function made public is exported by declaring it there; the
+# internal kt_* functions of lib/*.h stay local; tests/t-abi.sh checks)
+$(O)/libktrace.map: $(wildcard include/ktrace/*.h) Makefile
+	@mkdir -p $(dir $@)
+	{ echo 'KTRACE_0 {'; echo 'global:'; \
+	  grep -hv '^[[:space:]]*#' $(wildcard include/ktrace/*.h) | \
+	  grep -o '\bkt_[a-z0-9_]*[[:space:]]*(' | sed 's/[[:space:]]*($$//' | sort -u | \
+	  sed 's/.*/  &;/'; printf 'local:\n  *;\n};\n'; } >$@.tmp && mv $@.tmp $@
+
+$(O)/libktrace.so: $(LIB_OBJS) $(O)/libktrace.map
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,libktrace.so.0 \
+		-Wl,--version-script=$(O)/libktrace.map -o $@ $(LIB_OBJS) $(LIB_LIBS)
 
 $(EXTRACT): $(EXTRACT_OBJS) $(LIBKTRACE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(EXTRACT_OBJS) $(LIBKTRACE) $(KDUMP_LIBS) $(LIB_LIBS)

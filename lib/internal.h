@@ -397,6 +397,8 @@ void kt_btf__destroy(struct kt_btf *b);
 /* errors (error.c) */
 int kt_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void kt_warn(struct kt_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* a caller's options struct checked and copied, libbpf's way (error.c) */
+int kt_opts__copy(void *dst, size_t dst_sz, const void *src, const char *what);
 /* this thread's warnings dropped (a read-ahead walk's: prefetch.c) */
 void kt_warn_mute(bool mute);
 

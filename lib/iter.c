@@ -130,8 +130,10 @@ struct kt_iter *kt_iter__new(struct kt_buffer *b, const struct kt_iter_opts *opt
 	if (!it)
 		return NULL;
 	it->b = b;
-	if (opts)
-		memcpy(&it->opts, opts, opts->sz < sizeof(it->opts) ? opts->sz : sizeof(it->opts));
+	if (kt_opts__copy(&it->opts, sizeof(it->opts), opts, "kt_iter_opts")) {
+		free(it);
+		return NULL;
+	}
 	if (!opts || !it->opts.ts_max)
 		it->opts.ts_max = UINT64_MAX;
 	it->streams = calloc(b->nr_cpus, sizeof(*it->streams));

@@ -309,8 +309,8 @@ static int run(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it,
 		err = -EAGAIN;
 		goto out;
 	}
-	if (io)
-		memcpy(&iop, io, io->sz < sizeof(iop) ? io->sz : sizeof(iop));
+	/* kt_iter__new() above took the same struct: it is valid */
+	kt_opts__copy(&iop, sizeof(iop), io, "kt_iter_opts");
 	kt_prefetch__start(s, b, iop.cpumask, iop.cpumask_bits);
 
 	while (!err && (ret = kt_iter__next(it, &r)) > 0) {

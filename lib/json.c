@@ -324,8 +324,9 @@ static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 
 	if (!tep)
 		return -ENOMEM;
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	ret = kt_opts__copy(&o, sizeof(o), opts, "kt_text_opts");
+	if (ret)
+		return ret;
 	if (o.last) {
 		/* count first: JSON lines are not kept in memory */
 		it = kt_iter__new(b, o.iter);
@@ -398,8 +399,9 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	struct kt_loss before, before_b, after, l;
 	int ret;
 
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	ret = kt_opts__copy(&o, sizeof(o), opts, "kt_text_opts");
+	if (ret)
+		return ret;
 	if (o.header) {
 		kt_session__loss(s, &before);
 		kt_buffer__loss(b, &before_b);

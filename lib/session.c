@@ -120,6 +120,7 @@ const char *kt_session__ftrace_error(const struct kt_session *s)
 struct kt_session *kt_session__open(const struct kt_target *target,
 				    const struct kt_open_opts *opts)
 {
+	struct kt_open_opts o = { 0 };
 	struct kt_session *s;
 	int err, i;
 
@@ -134,19 +135,19 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 		return NULL;
 	}
 	/* what a caller built against an older target.h does not set stays NULL */
-	memcpy(&s->t, target, target->sz < sizeof(s->t) ? target->sz : sizeof(s->t));
-	if (target->sz < offsetof(struct kt_target, enumerator) + sizeof(s->t.enumerator))
-		s->t.enumerator = NULL;
-	s->log = opts && opts->log ? opts->log : stderr;
-	if (opts && opts->sz > offsetof(struct kt_open_opts, kallsyms) && opts->kallsyms) {
-		s->kallsyms = opts->kallsyms;
+	if (kt_opts__copy(&s->t, sizeof(s->t), target, "kt_target") ||
+	    kt_opts__copy(&o, sizeof(o), opts, "kt_open_opts")) {
+		free(s);
+		return NULL;
+	}
+	s->log = o.log ? o.log : stderr;
+	if (o.kallsyms) {
+		s->kallsyms = o.kallsyms;
 		s->kallsyms_tried = true;
 		s->kallsyms_borrowed = true;
 	}
-	if (opts && opts->sz > offsetof(struct kt_open_opts, kallsyms_else_ctx)) {
-		s->kallsyms_else = opts->kallsyms_else;
-		s->kallsyms_else_ctx = opts->kallsyms_else_ctx;
-	}
+	s->kallsyms_else = o.kallsyms_else;
+	s->kallsyms_else_ctx = o.kallsyms_else_ctx;
 
 	if (s->t.flags & KT_TARGET_BIG_ENDIAN) {
 		/* every reader below takes the kernel's words as little-endian */
@@ -159,8 +160,7 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 	err = kt_layout__probe(s);
 	if (!err)
 		err = kt_buffers__load(s);
-	if (err && opts && opts->sz > offsetof(struct kt_open_opts, ftrace_optional) &&
-	    opts->ftrace_optional) {
+	if (err && o.ftrace_optional) {
 		/* the other recorders read on: no buffers, and why */
 		s->ftrace_err = strdup(kt_last_error());
 		if (!s->ftrace_err)
@@ -183,7 +183,7 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 	for (i = 0; i < s->nr_buffers; i++)
 		s->buffers[i]->open_loss = s->buffers[i]->loss;
 	build_headers(s);
-	if (!(opts && opts->no_events)) {
+	if (!o.no_events) {
 		err = kt_events__load(s);
 		if (err)
 			kt_warn(s, "no event table: %s", kt_last_error());

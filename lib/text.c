@@ -195,8 +195,9 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	bool annotate, classic;
 	int ret, err = 0;
 
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	ret = kt_opts__copy(&o, sizeof(o), opts, "kt_text_opts");
+	if (ret)
+		return ret;
 	if (o.last) {
 		ring.cap = o.last;
 		ring.lines = calloc(o.last, sizeof(char *));

@@ -689,13 +689,14 @@ static void remove_dir(const char *dir)
 	rmdir(dir);
 }
 
-int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_ticket_opts *o)
+int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_ticket_opts *opts)
 {
+	struct kt_ticket_opts own = { 0 };
+	const struct kt_ticket_opts *o = &own;
 	struct ticket t = { .s = s, .o = o };
 	bool archive = kt_archive__kind(out) >= 0;
-	uint64_t cache = o && o->cache_bytes ? o->cache_bytes : TICKET_CACHE_DEFAULT;
-	bool durable = o && o->sz >= offsetof(struct kt_ticket_opts, durable) + sizeof(o->durable) &&
-		       o->durable;
+	uint64_t cache;
+	bool durable;
 	char **names = NULL;
 	size_t n = 0, i;
 	struct stat st;
@@ -703,6 +704,11 @@ int kt_ticket__write(struct kt_session *s, const char *out, const struct kt_tick
 	bool rename_dir = false;
 	int err;
 
+	err = kt_opts__copy(&own, sizeof(own), opts, "kt_ticket_opts");
+	if (err)
+		return err;
+	cache = o->cache_bytes ? o->cache_bytes : TICKET_CACHE_DEFAULT;
+	durable = o->durable;
 	err = make_parents(out);
 	if (err)
 		return kt_err(-err, "cannot create the directories above %s: %s", out,

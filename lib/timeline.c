@@ -210,10 +210,11 @@ int kt_timeline__write(struct kt_session *s, FILE *out, const struct kt_timeline
 
 	if (!log)
 		return -errno;
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	if (o.iter)
-		memcpy(&io, o.iter, o.iter->sz < sizeof(io) ? o.iter->sz : sizeof(io));
+	err = kt_opts__copy(&o, sizeof(o), opts, "kt_timeline_opts");
+	if (!err)
+		err = kt_opts__copy(&io, sizeof(io), o.iter, "kt_iter_opts");
+	if (err)
+		return err;
 	if (!io.ts_max)
 		io.ts_max = UINT64_MAX;
 	if (!kt_render__tep(s))

@@ -623,14 +623,16 @@ int kt_tracedat__write_opts(struct kt_session *s, struct kt_buffer *only, FILE *
 			    const struct kt_tracedat_opts *opts)
 {
 	struct kt_dat d = { .s = s, .f = out };
-	int version = opts && opts->sz >= offsetof(struct kt_tracedat_opts, version) + sizeof(int)
-		      ? opts->version : 0;
+	struct kt_tracedat_opts o = { 0 };
 	FILE *spool = NULL;
-	int i, err, jobs;
+	int i, err, jobs, version;
 
-	d.used_only = opts && opts->sz >= offsetof(struct kt_tracedat_opts, used_only) + sizeof(bool) &&
-		      opts->used_only && s->type_used;
-	jobs = opts && opts->sz >= offsetof(struct kt_tracedat_opts, jobs) + sizeof(int) ? opts->jobs : 0;
+	err = kt_opts__copy(&o, sizeof(o), opts, "kt_tracedat_opts");
+	if (err)
+		return err;
+	version = o.version;
+	d.used_only = o.used_only && s->type_used;
+	jobs = o.jobs;
 	if (!version) {
 		const char *env = getenv("KTRACE_DAT_VERSION");
 

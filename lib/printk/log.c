@@ -212,9 +212,10 @@ int kt_log__write(const struct kt_log *log, FILE *out, const struct kt_log_opts 
 {
 	struct kt_log_opts o = { 0 };
 	const struct kt_log_record *r;
+	int err = kt_opts__copy(&o, sizeof(o), opts, "kt_log_opts");
 
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (err)
+		return err;
 	if (!o.ts_max)
 		o.ts_max = UINT64_MAX;
 	if (o.json)
