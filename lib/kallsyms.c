@@ -260,6 +260,24 @@ static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 		if (k->tlen[i] != UINT16_MAX && k->tlen[i] > k->maxtl)
 			k->maxtl = k->tlen[i];
 	}
+	/*
+	 * scripts/kallsyms writes the 256 tokens one after the other, each
+	 * with its NUL, and kallsyms_token_index[i] where token i starts: a
+	 * token that does not start where the one before it ended is a
+	 * damaged table (a lost NUL joins two tokens, and every name using
+	 * them would be printed wrong)
+	 */
+	for (i = 0; i < 256; i++) {
+		uint32_t want = i ? k->index[i - 1] + k->tlen[i - 1] + 1u : 0;
+
+		if (k->tlen[i] == UINT16_MAX || k->index[i] != want) {
+			err = kt_err(EBADMSG, "kallsyms_token_index at 0x%llx: token %u starts at "
+					      "%u, the token before it ends at %u: the tables are "
+					      "damaged", (unsigned long long)tidx, i, k->index[i],
+				     want);
+			goto out;
+		}
+	}
 	q->t = s;
 	q->base = names;
 	for (i = 0; i < k->num; i++) {
@@ -562,6 +580,32 @@ static uint64_t find_once(struct kt_kallsyms *k, const char *name)
 
 static struct kt_kallsyms *finish(const struct kt_target *t, struct kt_kallsyms *k);
 
+/*
+ * scripts/kallsyms sorts the table by address in every encoding (the
+ * absolute per-CPU symbols of x86_64's KALLSYMS_ABSOLUTE_PERCPU, small
+ * numbers, first): a dump's table out of order is damaged, and the
+ * names of the addresses near a wrong entry would be wrong. (A table
+ * made from a list, System.map or the vmlinux's symbols, is sorted by
+ * finish().)
+ */
+static int check_order(const struct kt_target *t, struct kt_kallsyms *k)
+{
+	uint32_t i, n = 0, first = 0;
+	uint64_t where = 0;
+
+	for (i = 1; i < k->num; i++)
+		if (k->addr[i - 1] > k->addr[i] && !n++)
+			first = i;
+	if (!n)
+		return 0;
+	if (t_symbol(t, "kallsyms_offsets", &where))
+		t_symbol(t, "kallsyms_addresses", &where);
+	return kt_err(EBADMSG, "kallsyms_offsets at 0x%llx: the addresses are out of order at %u "
+			       "place%s (the first: symbol %u at 0x%llx after 0x%llx): the tables "
+			       "are damaged", (unsigned long long)where, n, n == 1 ? "" : "s", first,
+		      (unsigned long long)k->addr[first], (unsigned long long)k->addr[first - 1]);
+}
+
 struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 {
 	struct kt_kallsyms *k;
@@ -595,6 +639,8 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 	err = load_names(t, k);
 	if (!err)
 		err = load_addrs(t, k);
+	if (!err)
+		err = check_order(t, k);
 	if (err == -ENOMEM)
 		goto nomem;
 	if (err) {

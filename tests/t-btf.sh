@@ -8,8 +8,9 @@
 # ktrace-extract takes this path by itself and says so on one line. A 5.10
 # dump without --system-map is refused with the reason (status 4).
 # Damaged copies (scripts/make-damaged-btf): BTF cut short, BTF corrupted,
-# kallsyms tables unreadable: a clear message, what can be recovered is
-# written, and the documented status.
+# kallsyms tables unreadable (of 6.1, and of 7.x's names and place-relative
+# offsets): a clear message, what can be recovered is written, and the
+# documented status.
 . "$(dirname "$0")/lib.sh"
 [ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -155,31 +156,55 @@ else
 	nok "btf-corrupt: with -x: status $rc, $(first_diff "$tmp/ref.out" "$tmp/btfc-dwarf.out")"
 fi
 # kallsyms unreadable: no symbols from the dump; with a System.map the
-# trace is written, code addresses as numbers, status 10
-want=("kallsyms of the dump: cannot read kallsyms_names at 0x[0-9a-f]+.*no symbols; give --system-map")
-expect ks-alone 4 --from-dump "$D/kallsyms-hole.elf" &&
-	ok "kallsyms-hole: --from-dump: status 4: $(head -n 1 "$tmp/ks-alone.err" | sed "s|$D/||" | cut -c1-200)"
-want=("kallsyms of the dump cannot be read \(cannot read kallsyms_names at 0x[0-9a-f]+.*printed as numbers")
-if expect ks-map 10 --system-map "$SYSTEM_MAP" "$D/kallsyms-hole.elf"; then
-	# the same events (task, CPU, time stamp); code addresses as numbers
-	strip() { grep -v '^#' "$1" | awk '{ print $1, $2, $4 }'; }
-	if [ "$(strip "$tmp/ks-map.out" | md5sum)" = "$(strip "$tmp/ref.out" | md5sum)" ] &&
-		grep -q ': 0xffffffff[0-9a-f]*: ktrace-marker' "$tmp/ks-map.out"; then
-		ok "kallsyms-hole: --system-map: status 10, every event written ($(grep -vc '^#' "$tmp/ks-map.out") lines), code addresses as numbers"
-	else
-		nok "kallsyms-hole: --system-map: the events differ from DWARF's: $(first_diff <(strip "$tmp/ref.out") <(strip "$tmp/ks-map.out"))"
+# trace is written, code addresses as numbers, status 10; with the vmlinux,
+# the names come from its symbol table (KASLR applied): the kernel's lines,
+# but not from its own table, so counted, status 10.
+# ks_checks NAME DUMP WHY: NAME's damaged DUMP, whose kallsyms cannot be
+# decoded for the reason matched by the regex WHY, of the kernel whose
+# case.env is sourced and whose DWARF run is $tmp/ref.out
+ks_checks() {
+	local name=$1 dump=$2 why=$3
+	want=("kallsyms of the dump: $why.*no symbols; give --system-map")
+	expect "$name-alone" 4 --from-dump "$dump" &&
+		ok "$name: --from-dump: status 4: $(head -n 1 "$tmp/$name-alone.err" | sed "s|$D/||" | cut -c1-200)"
+	want=("kallsyms of the dump cannot be read \($why.*printed as numbers")
+	if expect "$name-map" 10 --system-map "$SYSTEM_MAP" "$dump"; then
+		# the same events (task, CPU, time stamp); code addresses as numbers
+		strip() { grep -v '^#' "$1" | awk '{ print $1, $2, $4 }'; }
+		if [ "$(strip "$tmp/$name-map.out" | md5sum)" = "$(strip "$tmp/ref.out" | md5sum)" ] &&
+			grep -q ': 0xffffffff[0-9a-f]*: ktrace-marker' "$tmp/$name-map.out"; then
+			ok "$name: --system-map: status 10, every event written ($(grep -vc '^#' "$tmp/$name-map.out") lines), code addresses as numbers"
+		else
+			nok "$name: --system-map: the events differ from DWARF's: $(first_diff <(strip "$tmp/ref.out") <(strip "$tmp/$name-map.out"))"
+		fi
 	fi
-fi
-# with the vmlinux, the names come from its symbol table (KASLR applied):
-# the kernel's lines, but not from its own table, so counted, status 10
-want=("the dump's kallsyms cannot be decoded \(cannot read kallsyms_names at 0x[0-9a-f]+.*symbols from the vmlinux's symbol table"
-	"code addresses named from the vmlinux's symbol table \(the dump's kallsyms could not be decoded\): [1-9]")
-if expect ks-x 10 -x "$VMLINUX" "$D/kallsyms-hole.elf"; then
-	if cmp -s <(grep -v '^#' "$tmp/ks-x.out") <(grep -v '^#' "$tmp/ref.out") &&
-		grep -q '^# ktrace: code addresses named from the vmlinux' "$tmp/ks-x.out"; then
-		ok "kallsyms-hole: -x: status 10, the kernel's lines ($(grep -vc '^#' "$tmp/ks-x.out")), names from the vmlinux, counted in the '# ktrace:' lines"
-	else
-		nok "kallsyms-hole: -x: $(first_diff <(grep -v '^#' "$tmp/ref.out") <(grep -v '^#' "$tmp/ks-x.out"))"
+	want=("the dump's kallsyms cannot be decoded \($why.*symbols from the vmlinux's symbol table"
+		"code addresses named from the vmlinux's symbol table \(the dump's kallsyms could not be decoded\): [1-9]")
+	if expect "$name-x" 10 -x "$VMLINUX" "$dump"; then
+		if cmp -s <(grep -v '^#' "$tmp/$name-x.out") <(grep -v '^#' "$tmp/ref.out") &&
+			grep -q '^# ktrace: code addresses named from the vmlinux' "$tmp/$name-x.out"; then
+			ok "$name: -x: status 10, the kernel's lines ($(grep -vc '^#' "$tmp/$name-x.out")), names from the vmlinux, counted in the '# ktrace:' lines"
+		else
+			nok "$name: -x: $(first_diff <(grep -v '^#' "$tmp/ref.out") <(grep -v '^#' "$tmp/$name-x.out"))"
+		fi
 	fi
+}
+ks_checks kallsyms-hole "$D/kallsyms-hole.elf" "cannot read kallsyms_names at 0x[0-9a-f]+"
+# 7.x (sid): its kallsyms_offsets are place-relative (kallsyms.c's third
+# encoding); a hole in its names and one in its offsets; and damage that
+# reads: a lost NUL in the token table (names would decode wrong), 16
+# offsets overwritten (the addresses out of order)
+if [ -f "$VMCORES/ksid/case.env" ] && [ -f "$D/kallsyms-hole-7.elf" ]; then
+	. "$VMCORES/ksid/case.env"
+	run ref -x "$VMLINUX" "$VMCORES/ksid/vmcore.elf"
+	ks_checks kallsyms-hole-7 "$D/kallsyms-hole-7.elf" "cannot read kallsyms_names at 0x[0-9a-f]+"
+	ks_checks kallsyms-offsets-hole-7 "$D/kallsyms-offsets-hole-7.elf" \
+		"cannot read kallsyms_offsets at 0x[0-9a-f]+"
+	ks_checks kallsyms-token-7 "$D/kallsyms-token-7.elf" \
+		"kallsyms_token_index at 0x[0-9a-f]+: token [0-9]+ starts at [0-9]+, the token before it ends at [0-9]+: the tables are damaged"
+	ks_checks kallsyms-order-7 "$D/kallsyms-order-7.elf" \
+		"kallsyms_offsets at 0x[0-9a-f]+: the addresses are out of order at [0-9]+ places? \(the first: symbol [0-9]+ at 0x[0-9a-f]+ after 0x[0-9a-f]+\): the tables are damaged"
+elif [ -f "$VMCORES/ksid/case.env" ]; then
+	nok "ksid is a fixture but make-damaged-btf made no kallsyms-hole-7.elf"
 fi
 finish

@@ -11,35 +11,45 @@
  *     place in kallsyms_offsets;
  *   - kallsyms_addresses (absolute, no base);
  * and a table made by kt_kallsyms__from_list() (a vmlinux's symbol table).
- * The expected addresses are the ones the tables were written from.
+ * The expected addresses are the ones the tables were written from, in
+ * address order as scripts/kallsyms sorts them (zero-based per-CPU
+ * symbols first). Damaged tables that still decode are refused with the
+ * reason: a token index that does not follow the tokens (a lost NUL),
+ * addresses out of order.
  */
 #include "fake-check.h"
 
 enum enc { BASE_RELATIVE, ABSOLUTE_PERCPU, PLACE_RELATIVE, ADDRESSES };
 
-static const char *const names[] = { "_text", "_stext", "schedule", "do_sys_open", "fixed_percpu_data" };
+static const char *const names[] = { "fixed_percpu_data", "_text", "_stext", "schedule", "do_sys_open" };
 #define NSYM 5
 
-/* where each symbol is: code after _text, the last a per-CPU offset */
+/* where each symbol is: the first a per-CPU offset, code from _text on */
 static void want_addrs(uint64_t text, uint64_t *a)
 {
-	a[0] = text;
+	a[0] = 0;	/* per-CPU: zero-based */
 	a[1] = text;
-	a[2] = text + 0x1234560;
-	a[3] = text + 0x2000000;
-	a[4] = 0;	/* per-CPU: zero-based */
+	a[2] = text;
+	a[3] = text + 0x1234560;
+	a[4] = text + 0x2000000;
 }
 
-/* single-character tokens: token c is the character c */
+/*
+ * single-character tokens: token c is the character c, one after the
+ * other with their NULs as scripts/kallsyms writes them (token 0, the
+ * NUL character, is the empty token: one byte)
+ */
 static void write_tokens(struct fk_kernel *k)
 {
 	uint64_t ttab = fk_alloc(k, 512), tidx = fk_alloc(k, 512);
 	int c;
 
 	for (c = 0; c < 256; c++) {
-		fk_ptr(k, ttab + 2 * c, 1)[0] = (uint8_t)c;
-		fk_ptr(k, tidx + 2 * c, 2)[0] = (uint8_t)(2 * c);
-		fk_ptr(k, tidx + 2 * c, 2)[1] = (uint8_t)((2 * c) >> 8);
+		unsigned int at = c ? 2 * c - 1 : 0;
+
+		fk_ptr(k, ttab + at, 1)[0] = (uint8_t)c;
+		fk_ptr(k, tidx + 2 * c, 2)[0] = (uint8_t)at;
+		fk_ptr(k, tidx + 2 * c, 2)[1] = (uint8_t)(at >> 8);
 	}
 	fk_sym(k, "kallsyms_token_table", ttab);
 	fk_sym(k, "kallsyms_token_index", tidx);
@@ -55,7 +65,7 @@ static void write_names(struct fk_kernel *k)
 		uint8_t *b = fk_ptr(k, p + at, n + 2);
 
 		b[0] = (uint8_t)(n + 1);
-		b[1] = i == NSYM - 1 ? 'D' : 'T';
+		b[1] = i == 0 ? 'D' : 'T';
 		memcpy(b + 2, names[i], n);
 		at += n + 2;
 	}
@@ -64,7 +74,10 @@ static void write_names(struct fk_kernel *k)
 	fk_sym(k, "kallsyms_num_syms", num);
 }
 
-static void run(enum enc enc, const char *what)
+/* damage done to a table before it is read */
+enum harm { WHOLE, TOKEN_INDEX, ORDER };
+
+static void run_harmed(enum enc enc, const char *what, enum harm harm)
 {
 	struct fk_buffer gb;
 	struct fk_kernel *k = fk_new(1, &gb);
@@ -79,6 +92,15 @@ static void run(enum enc enc, const char *what)
 	if (enc == PLACE_RELATIVE)
 		text = offs - 0x10000000;
 	want_addrs(text, want);
+	/* without zero-based per-CPU symbols they are in the image (here: at _text) */
+	if (enc == BASE_RELATIVE || enc == PLACE_RELATIVE)
+		want[0] = text;
+	if (harm == ORDER) {
+		uint64_t x = want[3];
+
+		want[3] = want[4];
+		want[4] = x;
+	}
 	write_tokens(k);
 	write_names(k);
 	for (i = 0; i < NSYM; i++) {
@@ -89,7 +111,7 @@ static void run(enum enc enc, const char *what)
 			o = (int32_t)(uint32_t)(want[i] - text);
 			break;
 		case ABSOLUTE_PERCPU:
-			o = i == NSYM - 1 ? (int32_t)want[i] : (int32_t)(text - 1 - want[i]);
+			o = i == 0 ? (int32_t)want[i] : (int32_t)(text - 1 - want[i]);
 			break;
 		case PLACE_RELATIVE:
 			o = (int32_t)(want[i] - (offs + 4 * (uint64_t)i));
@@ -112,17 +134,34 @@ static void run(enum enc enc, const char *what)
 		}
 	}
 	fk_sym(k, "_stext", text);
+	if (harm == TOKEN_INDEX) {
+		uint64_t tidx = 0;
+
+		/* token 66 said to start one byte late, as if a NUL were lost */
+		fk_symbol(k, "kallsyms_token_index", &tidx);
+		fk_ptr(k, tidx + 2 * 66, 2)[0]++;
+	}
 	fk_target(k, &t);
 	ks = kt_kallsyms__load(&t);
+	if (harm != WHOLE) {
+		const char *want_msg = harm == ORDER ? "out of order at 1 place (the first: symbol 4"
+						     : "token 66 starts at 132, the token before "
+						       "it ends at 131: the tables are damaged";
+
+		CHECK(!ks && errno == EBADMSG && strstr(kt_last_error(), want_msg),
+		      "%s: refused: %s", what, ks ? "decoded" : kt_last_error());
+		kt_kallsyms__free(ks);
+		fk_free(k);
+		return;
+	}
 	CHECK(ks != NULL, "%s: decoded (%s)", what, ks ? "ok" : kt_last_error());
 	if (!ks) {
 		fk_free(k);
 		return;
 	}
 	CHECK(kt_kallsyms__count(ks) == NSYM, "%s: %u symbols", what, kt_kallsyms__count(ks));
-	for (i = 1; i < NSYM; i++) {
-		/* zero-based per-CPU offsets are only in absolute encodings */
-		if (i == NSYM - 1 && (enc == BASE_RELATIVE || enc == PLACE_RELATIVE))
+	for (i = 0; i < NSYM; i++) {
+		if (i == 1)	/* _text: where _stext is */
 			continue;
 		got = 0;
 		CHECK(!kt_kallsyms__find(ks, names[i], &got, &type) && got == want[i],
@@ -133,21 +172,26 @@ static void run(enum enc enc, const char *what)
 	fk_free(k);
 }
 
+static void run(enum enc enc, const char *what)
+{
+	run_harmed(enc, what, WHOLE);
+}
+
 static void from_list(void)
 {
 	struct fk_buffer gb;
 	struct fk_kernel *k = fk_new(1, &gb);
 	uint64_t a[NSYM], got = 0;
-	char types[NSYM] = { 'T', 'T', 't', 'T', 'D' }, type = 0;
+	char types[NSYM] = { 'D', 'T', 'T', 't', 'T' }, type = 0;
 	struct kt_target t;
 	struct kt_kallsyms *ks;
 
 	want_addrs(0xffffffff9a000000ULL, a);
-	fk_sym(k, "_text", a[0]);
+	fk_sym(k, "_text", a[1]);
 	fk_target(k, &t);
 	ks = kt_kallsyms__from_list(&t, NSYM, a, types, names);
 	CHECK(ks && kt_kallsyms__count(ks) == NSYM, "from_list: a table of %d", NSYM);
-	CHECK(ks && !kt_kallsyms__find(ks, "schedule", &got, &type) && got == a[2] && type == 't',
+	CHECK(ks && !kt_kallsyms__find(ks, "schedule", &got, &type) && got == a[3] && type == 't',
 	      "from_list: schedule at 0x%llx, type %c", (unsigned long long)got, type ? type : '?');
 	CHECK(ks && kt_kallsyms__find(ks, "no_such_symbol", &got, &type) == -ENOENT,
 	      "from_list: an unknown name is -ENOENT");
@@ -161,6 +205,9 @@ int main(void)
 	run(ABSOLUTE_PERCPU, "absolute per-CPU");
 	run(PLACE_RELATIVE, "place-relative (7.0)");
 	run(ADDRESSES, "kallsyms_addresses");
+	run_harmed(PLACE_RELATIVE, "a lost NUL in kallsyms_token_table", TOKEN_INDEX);
+	run_harmed(PLACE_RELATIVE, "place-relative, two offsets swapped", ORDER);
+	run_harmed(ABSOLUTE_PERCPU, "absolute per-CPU, two offsets swapped", ORDER);
 	from_list();
 	return fk_failed;
 }
