@@ -103,9 +103,17 @@ crash_ext_for() {
 # FORMATS, sourced): all of them for a kernel's base case (every format of
 # every kernel is read there), in make check-full and with KTRACE_CASES;
 # a feature case's first (its ELF dump) otherwise: the format is the
-# reader's business, the same for every feature
+# reader's business, the same for every feature. Under the sanitizers
+# (make check-sanitize) every format is read on k6.1 and ksid (a 5.x/6.x
+# and a 7.x kernel: each container reader and the filtered -d 31 dump of
+# both ages, where libkdumpfile's faults were met), the other kernels'
+# base cases in their first format: the code the sanitizers watch is the
+# same, and the plain pass reads every format of every kernel
 formats_of() {
-	if [ "${KTRACE_TIER:-core}" = full ] || [ -n "${KTRACE_CASES:-}" ] || is_base_case "$1"; then
+	if [ -n "${KTRACE_SANITIZE:-}" ] && [ -z "${KTRACE_CASES:-}" ] &&
+		[ "${KTRACE_TIER:-core}" != full ] && [ "$1" != k6.1 ] && [ "$1" != ksid ]; then
+		echo "${FORMATS%% *}"
+	elif [ "${KTRACE_TIER:-core}" = full ] || [ -n "${KTRACE_CASES:-}" ] || is_base_case "$1"; then
 		echo "$FORMATS"
 	else
 		echo "${FORMATS%% *}"
