@@ -615,6 +615,12 @@ void kt_latency__context(struct kt_session *s, struct kt_buffer *b, const struct
 			 uint64_t time_start, uint64_t next_ts, struct trace_seq *q);
 /* output.c: trace_print_lat_fmt()'s columns of @r */
 void kt_output__lat_columns(struct kt_session *s, const struct kt_record *r, struct trace_seq *q);
+/*
+ * print_trace_line()'s loss line before @r, when the ring lost events
+ * before it: "CPU:N [LOST M EVENTS]", or "CPU:N [LOST EVENTS]" when how
+ * many is not known; nothing otherwise. Every sink's one place for it.
+ */
+void kt_output__lost(const struct kt_record *r, struct trace_seq *q);
 
 /* iter.c: the next record of the CPU of the record returned last */
 int kt_iter__peek_cpu(struct kt_iter *it, struct kt_record *rec);

@@ -106,11 +106,7 @@ static int render_one(struct jobs *j, struct kt_buffer *wb, struct job_batch *bt
 	trace_seq_reset(q);
 	if (jr->cpu_started)
 		trace_seq_printf(q, "##### CPU %d buffer started ####\n", r.cpu);
-	if (r.missed)
-		trace_seq_printf(q, "CPU:%d [LOST %llu EVENTS]\n", r.cpu,
-				 (unsigned long long)r.missed);
-	else if (r.missed_unknown)
-		trace_seq_printf(q, "CPU:%d [LOST EVENTS]\n", r.cpu);
+	kt_output__lost(&r, q);
 	kt_output__record(j->s, wb, j->o_tr, &r, q);
 	trace_seq_putc(q, '\n');
 	trace_seq_terminate(q);

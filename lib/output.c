@@ -595,6 +595,15 @@ void kt_render__context(struct kt_session *s, struct kt_buffer *b, const struct 
 }
 
 /* trace_print_lat_fmt() of @r (latency.c) */
+void kt_output__lost(const struct kt_record *r, struct trace_seq *q)
+{
+	if (r->missed)
+		trace_seq_printf(q, "CPU:%d [LOST %llu EVENTS]\n", r->cpu,
+				 (unsigned long long)r->missed);
+	else if (r->missed_unknown)
+		trace_seq_printf(q, "CPU:%d [LOST EVENTS]\n", r->cpu);
+}
+
 void kt_output__lat_columns(struct kt_session *s, const struct kt_record *r, struct trace_seq *q)
 {
 	char cols[16], *p = lat_columns(s, r, cols);

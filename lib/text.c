@@ -110,11 +110,7 @@ static int lat_text(struct kt_session *s, struct kt_buffer *b, struct kt_iter *i
 					trace_seq_printf(&q, "##### CPU %d buffer started ####\n",
 							 prev.cpu);
 			}
-			if (prev.missed)
-				trace_seq_printf(&q, "CPU:%d [LOST %llu EVENTS]\n", prev.cpu,
-						 (unsigned long long)prev.missed);
-			else if (prev.missed_unknown)
-				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", prev.cpu);
+			kt_output__lost(&prev, &q);
 			if (o->context_info)
 				kt_latency__context(s, b, &prev, o->lat_time_start,
 						    last ? prev.ts : r.ts, &q);
@@ -267,11 +263,7 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		idx++;
 		if (graph) {
 			/* print_trace_line(): the loss first, then the tracer's print_line() */
-			if (r.missed)
-				trace_seq_printf(&q, "CPU:%d [LOST %llu EVENTS]\n", r.cpu,
-						 (unsigned long long)r.missed);
-			else if (r.missed_unknown)
-				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", r.cpu);
+			kt_output__lost(&r, &q);
 			r.missed = 0;
 			r.missed_unknown = false;
 			if (kt_fgraph__record(graph, it, &r, &q)) {
@@ -288,11 +280,7 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			 * no context columns, no "CPU buffer started" (that is
 			 * print_trace_fmt()'s)
 			 */
-			if (r.missed)
-				trace_seq_printf(&q, "CPU:%d [LOST %llu EVENTS]\n", r.cpu,
-						 (unsigned long long)r.missed);
-			else if (r.missed_unknown)
-				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", r.cpu);
+			kt_output__lost(&r, &q);
 			kt_blk__print(s, b, r.data, r.size, r.cpu, r.ts, true, &q);
 			trace_seq_putc(&q, '\n');
 			trace_seq_terminate(&q);
@@ -313,13 +301,7 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			if (idx > 2)
 				trace_seq_printf(&q, "##### CPU %d buffer started ####\n", r.cpu);
 		}
-		if (r.missed || r.missed_unknown) {
-			if (r.missed)
-				trace_seq_printf(&q, "CPU:%d [LOST %llu EVENTS]\n", r.cpu,
-						 (unsigned long long)r.missed);
-			else
-				trace_seq_printf(&q, "CPU:%d [LOST EVENTS]\n", r.cpu);
-		}
+		kt_output__lost(&r, &q);
 		if (b->ops) {
 			/* "SECONDS.MICROS [CPU] ", the recorder's text after it */
 			trace_seq_printf(&q, "%5llu.%06u [%03d] ",

@@ -155,11 +155,9 @@ static void print_event(struct kt_session *s, struct source *src, FILE *out,
 
 	if (r->missed || r->missed_unknown) {
 		stamp(out, r->ts, src->b->name, width);
-		if (r->missed)
-			fprintf(out, "CPU:%d [LOST %llu EVENTS]\n", r->cpu,
-				(unsigned long long)r->missed);
-		else
-			fprintf(out, "CPU:%d [LOST EVENTS]\n", r->cpu);
+		trace_seq_reset(q);
+		kt_output__lost(r, q);
+		fwrite(q->buffer, 1, q->len, out);
 	}
 	trace_seq_reset(q);
 	if (src->graph && kt_fgraph__record(src->graph, src->it, r, q)) {

@@ -366,6 +366,27 @@ static void test_missed(void)
 	loss_of(&fs, &l);
 	CHECK_U64(l.events_missed_pages, 2, "missed: flagged pages");
 	CHECK_U64(l.events_missed_stored, 7, "missed: stored count");
+	/*
+	 * the text: print_trace_line()'s loss line before the first record
+	 * of each flagged page, the count where the page stored it; alike
+	 * with worker threads (jobs.c) and without (text.c)
+	 */
+	for (int jobs = 1; jobs <= 2; jobs++) {
+		struct kt_text_opts o = { .sz = sizeof(o), .jobs = jobs };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		const char *a, *b;
+
+		kt_text__write(fs.s, global(&fs), f, &o);
+		fclose(f);
+		a = buf ? strstr(buf, "CPU:0 [LOST EVENTS]\n") : NULL;
+		b = buf ? strstr(buf, "CPU:0 [LOST 7 EVENTS]\n") : NULL;
+		CHECK(a && b && a < b && !strstr(b + strlen("CPU:0 [LOST 7 EVENTS]"), "[LOST"),
+		      "missed, -J %d: \"CPU:0 [LOST EVENTS]\", then \"CPU:0 [LOST 7 EVENTS]\", "
+		      "nothing more", jobs);
+		free(buf);
+	}
 	free(got);
 	fk_close(&fs);
 	fk_free(k);
