@@ -93,11 +93,53 @@ static bool field_fits(uint64_t off, uint64_t size)
 	return off <= KT_MAX_SUBBUF && size <= KT_MAX_SUBBUF - off;
 }
 
+/* a field's place, for overlaps() */
+struct span {
+	uint32_t off, size;
+	char name[48];
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	return (x->off > y->off) - (x->off < y->off);
+}
+
+/*
+ * The fields of an event are the members of its entry struct (or of a
+ * probe's record, laid out one after the other): no two overlap. Two
+ * that do are a damaged table, whose records would be printed from the
+ * wrong bytes. 0, or -ERANGE with @why said.
+ */
+static int overlaps(struct span *sp, int n, char *why, size_t why_len)
+{
+	int i, last = -1;	/* the field reaching furthest so far (flexible ones have size 0) */
+
+	qsort(sp, (size_t)n, sizeof(*sp), cmp_span);
+	for (i = 0; i < n; i++) {
+		if (!sp[i].size)
+			continue;
+		if (last >= 0 && sp[last].off + sp[last].size > sp[i].off) {
+			/* cut short if it must be: the names are the table's */
+			if (snprintf(why, why_len, "fields %s (offset %u, size %u) and %s (offset "
+				     "%u) overlap: the field table is damaged", sp[last].name,
+				     sp[last].off, sp[last].size, sp[i].name, sp[i].off) < 0)
+				*why = 0;
+			return -ERANGE;
+		}
+		if (last < 0 || sp[i].off + sp[i].size > sp[last].off + sp[last].size)
+			last = i;
+	}
+	return 0;
+}
+
 static int print_fields(struct kt_session *s, uint64_t head, struct strbuf *sb, int *nr,
 			char *why, size_t why_len)
 {
 	const struct kt_layout *l = &s->l;
 	struct kt_seen seen = { 0 };
+	struct span *sp = NULL;
 	uint64_t pos;
 	int n = 0, err = 0;
 
@@ -145,6 +187,20 @@ static int print_fields(struct kt_session *s, uint64_t head, struct strbuf *sb, 
 			err = -ERANGE;
 			break;
 		}
+		if (!((n - 1) & 63)) {
+			struct span *ns = realloc(sp, (size_t)(n + 64) * sizeof(*sp));
+
+			if (!ns) {
+				free(sname);
+				free(stype);
+				err = -ENOMEM;
+				break;
+			}
+			sp = ns;
+		}
+		sp[n - 1].off = (uint32_t)off;
+		sp[n - 1].size = (uint32_t)size;
+		snprintf(sp[n - 1].name, sizeof(sp[n - 1].name), "%s", sname);
 		arr = strchr(stype, '[');
 		if (!strncmp(stype, "__data_loc", 10))
 			arr = NULL;
@@ -167,6 +223,9 @@ static int print_fields(struct kt_session *s, uint64_t head, struct strbuf *sb, 
 			break;
 		}
 	}
+	if (!err)
+		err = overlaps(sp, *nr, why, why_len);
+	free(sp);
 	kt_seen__free(&seen);
 	return err;
 }

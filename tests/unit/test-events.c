@@ -282,6 +282,50 @@ static void test_outside_fields(void)
 	free(r);
 }
 
+/*
+ * A field table whose fields overlap (a damaged offset: "b" moved into
+ * "a"): the event's records are not printed from the wrong bytes; the
+ * event is named with the two fields, its records counted as unknown, and
+ * an intact event beside it is printed.
+ */
+static void test_overlapping_fields(void)
+{
+	static const struct fk_field f[] = {
+		{ "unsigned int", "a", 8, 4, 0 },
+		{ "unsigned int", "b", 10, 4, 0 },
+	};
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	struct kt_loss l;
+	struct fk_pb pb;
+	char *text;
+
+	fk_seq_event(k, 5);
+	fk_event(k, 7, "test", "two", f, 2, "\"a=%u b=%u\", REC->a, REC->b");
+	pb = fk_page(r, 0, 1000);
+	put_loc_event(&pb, 7, 1, "");
+	fk_ev(&pb, 10, 5, 42);
+	if (fk_open(k, &fs, false))
+		return;
+	text = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), false);
+	CHECK(!count(text, "a=") && !count(text, "b="),
+	      "overlapping fields: no record printed from them");
+	CHECK(count(text, "seq=42") == 1, "overlapping fields: the intact event beside printed");
+	kt_session__loss(fs.s, &l);
+	CHECK(l.events_unknown == 1, "overlapping fields: the record counted (%llu)",
+	      (unsigned long long)l.events_unknown);
+	CHECK(fs.log && strstr(fs.log, "fields a (offset 8, size 4) and b (offset 10) overlap"),
+	      "overlapping fields: said, naming both");
+	if (count(text, "seq=42") != 1 || count(text, "a="))
+		printf("# %s# log: %s", text, fs.log ? fs.log : "");
+	free(text);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 /* print fmt using a field the (damaged) field list lacks */
 static void test_missing_field(void)
 {
@@ -425,6 +469,7 @@ int main(void)
 	test_data_loc();
 	test_printk_loop();
 	test_outside_fields();
+	test_overlapping_fields();
 	test_missing_field();
 	test_module_symbols();
 	test_module_symbols_none();
