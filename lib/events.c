@@ -116,6 +116,8 @@ static int overlaps(struct span *sp, int n, char *why, size_t why_len)
 {
 	int i, last = -1;	/* the field reaching furthest so far (flexible ones have size 0) */
 
+	if (n < 2)
+		return 0;
 	qsort(sp, (size_t)n, sizeof(*sp), cmp_span);
 	for (i = 0; i < n; i++) {
 		if (!sp[i].size)

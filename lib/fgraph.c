@@ -410,7 +410,8 @@ static bool read_graph(struct tep_event *ev, const struct kt_record *r, struct g
 		gr->nargs = kt_output__fn_args(tep_find_field(ev, "args"), &rec, &args);
 		if (gr->nargs > sizeof(gr->args) / 8)
 			gr->nargs = sizeof(gr->args) / 8;
-		memcpy(gr->args, args, gr->nargs * 8);
+		if (gr->nargs)
+			memcpy(gr->args, args, gr->nargs * 8);
 	} else {
 		gr->overrun = kt_output__field(ev, "overrun", &rec, &ok);
 		gr->calltime = kt_output__field(ev, "calltime", &rec, &ok);

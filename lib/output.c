@@ -302,6 +302,7 @@ static struct function_fields *function_fields(struct tep_event *ev)
 uint32_t kt_output__fn_args(const struct tep_format_field *args, const struct tep_record *r,
 			    const uint8_t **p)
 {
+	*p = NULL;
 	if (!args || args->offset <= 0 || r->size < args->offset ||
 	    (uint32_t)(r->size - args->offset) < FTRACE_REGS_MAX_ARGS * 8)
 		return 0;
