@@ -52,18 +52,31 @@ static int cpu_load(struct kt_session *s, struct kt_buffer *b, int cpu, uint64_t
 	if (!cb)
 		return 0;
 	c->cpu_buffer = cb;
-	err |= kt_read_member(s, cb, &l->cpu_nr_pages, &c->info.nr_pages);
-	err |= kt_read_member(s, cb, &l->cpu_pages, &c->pages);
-	err |= kt_read_member(s, cb, &l->cpu_head_page, &c->head_page);
-	err |= kt_read_member(s, cb, &l->cpu_tail_page, &c->tail_page);
-	err |= kt_read_member(s, cb, &l->cpu_commit_page, &c->commit_page);
-	err |= kt_read_member(s, cb, &l->cpu_reader_page, &c->reader_page);
-	err |= kt_read_member(s, cb, &l->cpu_entries, &c->info.entries);
-	err |= kt_read_member(s, cb, &l->cpu_overrun, &c->info.overrun);
+	/* the first failure's errno: -ENODATA is a page the dump left out */
+	err = kt_read_member(s, cb, &l->cpu_nr_pages, &c->info.nr_pages);
+	err = err ? err : kt_read_member(s, cb, &l->cpu_pages, &c->pages);
+	err = err ? err : kt_read_member(s, cb, &l->cpu_head_page, &c->head_page);
+	err = err ? err : kt_read_member(s, cb, &l->cpu_tail_page, &c->tail_page);
+	err = err ? err : kt_read_member(s, cb, &l->cpu_commit_page, &c->commit_page);
+	err = err ? err : kt_read_member(s, cb, &l->cpu_reader_page, &c->reader_page);
+	err = err ? err : kt_read_member(s, cb, &l->cpu_entries, &c->info.entries);
+	err = err ? err : kt_read_member(s, cb, &l->cpu_overrun, &c->info.overrun);
 	if (err) {
-		kt_warn(s, "%s: cpu%d: cannot read struct ring_buffer_per_cpu at 0x%llx",
-			b->name, cpu, (unsigned long long)cb);
-		b->loss.list_anomalies++;
+		/*
+		 * the whole CPU is lost, its size unknown: counted apart from
+		 * pages (cpus_unread). makedumpfile -d 31 on a kernel it does
+		 * not support (7.x: "kernel version is not supported") drops
+		 * slab pages such as this one.
+		 */
+		if (err == -ENODATA)
+			kt_warn(s, "%s: cpu%d: struct ring_buffer_per_cpu at 0x%llx is not in the dump "
+				   "(filtered out when the dump was made): none of cpu%d's events "
+				   "can be read", b->name, cpu, (unsigned long long)cb, cpu);
+		else
+			kt_warn(s, "%s: cpu%d: cannot read struct ring_buffer_per_cpu at 0x%llx: %s: "
+				   "none of cpu%d's events can be read", b->name, cpu,
+				(unsigned long long)cb, strerror(-err), cpu);
+		b->loss.cpus_unread++;
 		c->cpu_buffer = 0;
 		return 0;
 	}

@@ -625,6 +625,8 @@ void kt_output__lost(const struct kt_record *r, struct trace_seq *q);
 /* iter.c: the next record of the CPU of the record returned last */
 int kt_iter__peek_cpu(struct kt_iter *it, struct kt_record *rec);
 void kt_iter__take_peeked(struct kt_iter *it);
+/* the options kt_iter__new() copied and checked */
+const struct kt_iter_opts *kt_iter__opts(const struct kt_iter *it);
 
 /* blk.c: ftrace's blk tracer, its TRACE_BLK records and its trace file */
 struct trace_seq;

@@ -122,6 +122,11 @@ static void sift_down(struct kt_iter *it, int i)
 	}
 }
 
+const struct kt_iter_opts *kt_iter__opts(const struct kt_iter *it)
+{
+	return &it->opts;
+}
+
 struct kt_iter *kt_iter__new(struct kt_buffer *b, const struct kt_iter_opts *opts)
 {
 	struct kt_iter *it = calloc(1, sizeof(*it));

@@ -254,10 +254,9 @@ static void warm_up(struct kt_session *s, struct kt_buffer *b)
 
 static int run(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it,
 	       const struct kt_trace_opts *o_tr, bool annotate, int nr_jobs,
-	       const struct kt_iter_opts *io, kt_jobs_emit_fn emit, void *ctx, FILE *direct,
-	       bool json)
+	       kt_jobs_emit_fn emit, void *ctx, FILE *direct, bool json)
 {
-	struct kt_iter_opts iop = { 0 };
+	const struct kt_iter_opts *iop;
 	struct jobs j = { .s = s, .b = b, .o_tr = o_tr, .direct = direct, .json = json };
 	uint64_t started[KT_CPUMASK_WORDS] = { 0 };
 	pthread_mutexattr_t ma;
@@ -305,9 +304,8 @@ static int run(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it,
 		err = -EAGAIN;
 		goto out;
 	}
-	/* kt_iter__new() above took the same struct: it is valid */
-	kt_opts__copy(&iop, sizeof(iop), io, "kt_iter_opts");
-	kt_prefetch__start(s, b, iop.cpumask, iop.cpumask_bits);
+	iop = kt_iter__opts(it);
+	kt_prefetch__start(s, b, iop->cpumask, iop->cpumask_bits);
 
 	while (!err && (ret = kt_iter__next(it, &r)) > 0) {
 		struct job_rec *jr;
@@ -396,9 +394,9 @@ out:
 
 int kt_jobs__text(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it,
 		  const struct kt_trace_opts *o_tr, bool annotate, int nr_jobs,
-		  const struct kt_iter_opts *io, kt_jobs_emit_fn emit, void *ctx, FILE *direct)
+		  kt_jobs_emit_fn emit, void *ctx, FILE *direct)
 {
-	return run(s, b, it, o_tr, annotate, nr_jobs, io, emit, ctx, direct, false);
+	return run(s, b, it, o_tr, annotate, nr_jobs, emit, ctx, direct, false);
 }
 
 static int emit_none(void *ctx, const char *text, size_t len)
@@ -410,7 +408,7 @@ static int emit_none(void *ctx, const char *text, size_t len)
 }
 
 int kt_jobs__json(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it, int nr_jobs,
-		  const struct kt_iter_opts *io, FILE *out)
+		  FILE *out)
 {
-	return run(s, b, it, NULL, false, nr_jobs, io, emit_none, NULL, out, true);
+	return run(s, b, it, NULL, false, nr_jobs, emit_none, NULL, out, true);
 }

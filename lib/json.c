@@ -344,7 +344,7 @@ static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		return -errno;
 	/* a trace array's whole buffer: lines made on worker threads (jobs.c) */
 	if (o.jobs > 1 && !b->ops && !lat && !skip) {
-		ret = kt_jobs__json(s, b, it, o.jobs, o.iter, out);
+		ret = kt_jobs__json(s, b, it, o.jobs, out);
 		if (ret != -EAGAIN) {
 			kt_iter__free(it);
 			return ret ? ret : ferror(out) ? -EIO : 0;

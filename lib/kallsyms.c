@@ -316,8 +316,7 @@ static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 				c = p[j];
 			else if (seq_byte(q, &c))
 				goto unreadable;
-			if (k->tlen[c] == UINT16_MAX)
-				goto bad;
+			/* every token has a length: the check above */
 			out += k->tlen[c];
 			k->comp[comp_len++] = c;
 		}
@@ -338,9 +337,6 @@ empty:
 	err = kt_err(EBADMSG, "kallsyms_names at 0x%llx: symbol %u of %u (at 0x%llx) has no "
 		     "name: the tables are damaged", (unsigned long long)names, i, k->num,
 		     (unsigned long long)(names + q->pos));
-	goto out;
-bad:
-	err = kt_err(EBADMSG, "kallsyms_names: token index out of range");
 	goto out;
 nomem:
 	err = -ENOMEM;
@@ -578,33 +574,8 @@ static uint64_t find_once(struct kt_kallsyms *k, const char *name)
 	return best == UINT32_MAX ? 0 : k->addr[best];
 }
 
-static struct kt_kallsyms *finish(const struct kt_target *t, struct kt_kallsyms *k);
-
-/*
- * scripts/kallsyms sorts the table by address in every encoding (the
- * absolute per-CPU symbols of x86_64's KALLSYMS_ABSOLUTE_PERCPU, small
- * numbers, first): a dump's table out of order is damaged, and the
- * names of the addresses near a wrong entry would be wrong. (A table
- * made from a list, System.map or the vmlinux's symbols, is sorted by
- * finish().)
- */
-static int check_order(const struct kt_target *t, struct kt_kallsyms *k)
-{
-	uint32_t i, n = 0, first = 0;
-	uint64_t where = 0;
-
-	for (i = 1; i < k->num; i++)
-		if (k->addr[i - 1] > k->addr[i] && !n++)
-			first = i;
-	if (!n)
-		return 0;
-	if (t_symbol(t, "kallsyms_offsets", &where))
-		t_symbol(t, "kallsyms_addresses", &where);
-	return kt_err(EBADMSG, "kallsyms_offsets at 0x%llx: the addresses are out of order at %u "
-			       "place%s (the first: symbol %u at 0x%llx after 0x%llx): the tables "
-			       "are damaged", (unsigned long long)where, n, n == 1 ? "" : "s", first,
-		      (unsigned long long)k->addr[first], (unsigned long long)k->addr[first - 1]);
-}
+static struct kt_kallsyms *finish(const struct kt_target *t, struct kt_kallsyms *k,
+				  bool from_dump);
 
 struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 {
@@ -639,8 +610,6 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 	err = load_names(t, k);
 	if (!err)
 		err = load_addrs(t, k);
-	if (!err)
-		err = check_order(t, k);
 	if (err == -ENOMEM)
 		goto nomem;
 	if (err) {
@@ -648,7 +617,7 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 		errno = -err;
 		return NULL;
 	}
-	return finish(t, k);
+	return finish(t, k, true);
 nomem:
 	kt_kallsyms__free(k);
 	kt_err(ENOMEM, "kallsyms: out of memory");
@@ -656,24 +625,43 @@ nomem:
 }
 
 /*
- * The rest of a table made by kt_kallsyms__load() or __from_list(): the
- * order by address, _text and the index. Frees @k on failure.
+ * The rest of a table made by kt_kallsyms__load() (@from_dump) or
+ * __from_list(): the order by address, _text and the index. Frees @k on
+ * failure.
+ *
+ * scripts/kallsyms sorts the table by address in every encoding (the
+ * absolute per-CPU symbols of x86_64's KALLSYMS_ABSOLUTE_PERCPU, small
+ * numbers, first): a dump's table out of order is damaged, and the names
+ * of the addresses near a wrong entry would be wrong, so it is refused.
+ * A table made from a list (System.map, the vmlinux's symbols) is sorted.
  */
-static struct kt_kallsyms *finish(const struct kt_target *t, struct kt_kallsyms *k)
+static struct kt_kallsyms *finish(const struct kt_target *t, struct kt_kallsyms *k,
+				  bool from_dump)
 {
-	uint32_t num = k->num, i;
-	bool sorted = true;
+	uint32_t num = k->num, i, descents = 0, first = 0;
+	bool sorted;
 	uint64_t sym;
 
-	/*
-	 * scripts/kallsyms sorts the table by address, so the sort is
-	 * usually a check; a table out of order (a damaged dump, a future
-	 * layout) is sorted all the same.
-	 */
 	k->by_addr[0] = 0;
 	for (i = 1; i < num; i++) {
 		k->by_addr[i] = i;
-		sorted &= k->addr[i - 1] <= k->addr[i];
+		if (k->addr[i - 1] > k->addr[i] && !descents++)
+			first = i;
+	}
+	sorted = !descents;
+	if (!sorted && from_dump) {
+		uint64_t where = 0;
+
+		if (t_symbol(t, "kallsyms_offsets", &where))
+			t_symbol(t, "kallsyms_addresses", &where);
+		kt_err(EBADMSG, "kallsyms_offsets at 0x%llx: the addresses are out of order at "
+				"%u place%s (the first: symbol %u at 0x%llx after 0x%llx): the "
+				"tables are damaged", (unsigned long long)where, descents,
+		       descents == 1 ? "" : "s", first, (unsigned long long)k->addr[first],
+		       (unsigned long long)k->addr[first - 1]);
+		kt_kallsyms__free(k);
+		errno = EBADMSG;
+		return NULL;
 	}
 	if (!sorted)
 		qsort_r(k->by_addr, num, 4, cmp_addr, k);
@@ -748,7 +736,7 @@ struct kt_kallsyms *kt_kallsyms__from_list(const struct kt_target *t, uint32_t n
 		k->name_off[i] = (uint32_t)at + 1;
 		at += n + 2;
 	}
-	return finish(t, k);
+	return finish(t, k, false);
 nomem:
 	kt_kallsyms__free(k);
 	kt_err(ENOMEM, "kallsyms: out of memory");

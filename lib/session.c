@@ -295,7 +295,7 @@ bool kt_loss__any(const struct kt_loss *l)
 	       l->pages_zero || l->list_anomalies || l->events_unknown ||
 	       l->events_unrendered || l->log_corrupt || l->log_unreadable || l->records_bad ||
 	       l->addrs_unnamed || l->addrs_substituted || l->ptrs_unhashed ||
-	       l->options_unread || l->buffers_unread;
+	       l->options_unread || l->buffers_unread || l->cpus_unread;
 }
 
 void kt_loss__json(const struct kt_loss *l, FILE *out)
@@ -315,6 +315,7 @@ void kt_loss__json(const struct kt_loss *l, FILE *out)
 		KT_LOSS_FIELD(addrs_unnamed), KT_LOSS_FIELD(addrs_substituted),
 		KT_LOSS_FIELD(ptrs_unhashed), KT_LOSS_FIELD(options_unread),
 		KT_LOSS_FIELD(buffers_unread), KT_LOSS_FIELD(events_unread),
+		KT_LOSS_FIELD(cpus_unread),
 		KT_LOSS_FIELD(log_records), KT_LOSS_FIELD(log_overwritten),
 		KT_LOSS_FIELD(log_dropped), KT_LOSS_FIELD(log_inflight),
 		KT_LOSS_FIELD(log_corrupt), KT_LOSS_FIELD(log_unreadable),
@@ -362,6 +363,10 @@ void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
 	if (l->events_unread)
 		fprintf(out, "%sevent table entries not read (the ftrace_events list or an entry "
 			     "damaged): %llu\n", prefix, (unsigned long long)l->events_unread);
+	if (l->cpus_unread)
+		fprintf(out, "%sper-CPU buffers not read (their ring_buffer_per_cpu filtered out "
+			     "of the dump or damaged; how many events they held is not known): "
+			     "%llu\n", prefix, (unsigned long long)l->cpus_unread);
 	if (l->buffers_unread)
 		fprintf(out, "%strace buffers not read (an instance, or the instance list, "
 			     "damaged): %llu\n", prefix, (unsigned long long)l->buffers_unread);

@@ -251,7 +251,7 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		/* worker threads render, this one reads (jobs.c); same text */
 		struct emit_ctx c = { &ring, out };
 
-		err = kt_jobs__text(s, b, it, o_tr, annotate, o.jobs, o.iter, emit_job, &c,
+		err = kt_jobs__text(s, b, it, o_tr, annotate, o.jobs, emit_job, &c,
 				    ring.cap ? NULL : out);
 		if (err != -EAGAIN)
 			goto out;

@@ -170,7 +170,7 @@ if [ -e "$D/d31.kdump" ]; then
 	V612=$(. "$VMCORES/k6.12/case.env"; echo "$VMLINUX")
 	for inst in global inst; do
 		run -x "$V612" -i $inst "$D/d31.kdump"
-		lossy=$(grep -E "unreadable: [1-9]|filtered from the dump: [1-9]|corrupt \(skipped\): [1-9]|zero-filled: [1-9]|anomalies: [1-9]" "$err" | head -n 1)
+		lossy=$(grep -E "unreadable: [1-9]|filtered from the dump: [1-9]|corrupt \(skipped\): [1-9]|zero-filled: [1-9]|anomalies: [1-9]|per-CPU buffers not read.*: [1-9]" "$err" | head -n 1)
 		extra=$(grep -v '^#' "$out" | grep -v '^CPU:.*LOST' | grep -vxF -f "$VMCORES/k6.12/truth/$inst.trace" | head -n 1)
 		if [ -n "$extra" ]; then
 			nok "makedumpfile -d 31, $inst: a line the kernel did not print: $extra"
@@ -194,6 +194,40 @@ if [ -e "$D/d31.kdump" ]; then
 else
 	skip "makedumpfile -d 31: no k6.12/vmcore.d31 fixture"
 fi
+
+# makedumpfile -d 31 of today's kernels (issue 26): makedumpfile says
+# "kernel version is not supported" and leaves out pages it should keep
+# (a CPU's struct ring_buffer_per_cpu among them); libkdumpfile crashed
+# our reader there once. Whatever the jobs, never a signal, the same text,
+# only the kernel's lines, exit 10 with the loss said and counted
+for c in ksid kbpo; do
+	case " $(cases | tr '\n' ' ') " in *" $c "*) ;; *) continue ;; esac
+	if [ ! -e "$VMCORES/$c/vmcore.d31" ]; then
+		nok "$c: makedumpfile -d 31: its recipe makes a vmcore.d31, and there is none"
+		continue
+	fi
+	Vc=$(. "$VMCORES/$c/case.env"; echo "$VMLINUX")
+	rel=$(. "$VMCORES/$c/case.env"; echo "$RELEASE")
+	for inst in global inst; do
+		run -x "$Vc" -i $inst -J 1 "$VMCORES/$c/vmcore.d31"
+		rc1=$rc
+		cp "$out" "$want"
+		run -x "$Vc" -i $inst "$VMCORES/$c/vmcore.d31"
+		lossy=$(grep -E "unreadable: [1-9]|filtered from the dump: [1-9]|corrupt \(skipped\): [1-9]|zero-filled: [1-9]|anomalies: [1-9]|per-CPU buffers not read.*: [1-9]" "$err" | head -n 1)
+		extra=$(grep -v '^#' "$out" | grep -v '^CPU:.*LOST' | grep -vxF -f "$VMCORES/$c/truth/$inst.trace" | head -n 1)
+		if signalled $rc1 || signalled $rc; then
+			nok "$c ($rel): makedumpfile -d 31, $inst: killed by a signal (-J 1: status $rc1, default: $rc)"
+		elif ! cmp -s "$out" "$want"; then
+			nok "$c ($rel): makedumpfile -d 31, $inst: the text differs between -J 1 and the default jobs"
+		elif [ -n "$extra" ]; then
+			nok "$c ($rel): makedumpfile -d 31, $inst: a line the kernel did not print: $extra"
+		elif [ $rc1 != 10 ] || [ $rc != 10 ] || [ -z "$lossy" ]; then
+			nok "$c ($rel): makedumpfile -d 31, $inst: exit $rc1 (-J 1) and $rc, want 10 with the loss counted; counted: '${lossy:-nothing}'"
+		else
+			ok "$c ($rel): makedumpfile -d 31, $inst: exit 10 with -J 1 and the default, the same $(grep -vc '^#' "$out") kernel lines; lost: $(echo "$lossy" | cut -c1-100)"
+		fi
+	done
+done
 
 # the event table (issue 27): sched_wakeup's print fmt divides by zero,
 # or asks a width no trace_seq holds; never a signal, the same for any -J,

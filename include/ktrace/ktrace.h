@@ -89,6 +89,10 @@ struct kt_loss {
 	 * whole. Not in kt_loss__any(): a record of a missing event is counted
 	 * in events_unknown; the table itself (--events) is partial */
 	uint64_t events_unread;
+	/* per-CPU buffers whose struct ring_buffer_per_cpu could not be read
+	 * (filtered out of the dump, or damaged): none of that CPU's events
+	 * were read, and how many there were is not known */
+	uint64_t cpus_unread;
 };
 
 struct kt_open_opts {

@@ -658,9 +658,13 @@ static void test_cpu_buffer_unreadable(void)
 	got = fk_records(global(&fs));
 	CHECK_STR(got, "0/110/1 0/210/2", "cpu_buffer unreadable: the other cpu read");
 	loss_of(&fs, &l);
-	CHECK(l.list_anomalies >= 1, "cpu_buffer unreadable: counted");
+	CHECK(l.cpus_unread == 1, "cpu_buffer unreadable: counted as a cpu not read (%llu)",
+	      (unsigned long long)l.cpus_unread);
+	CHECK(kt_loss__any(&l), "cpu_buffer unreadable: a loss (exit 10)");
 	CHECK(strstr(fk_log(&fs), "ring_buffer_per_cpu") != NULL,
 	      "cpu_buffer unreadable: warning names the struct");
+	CHECK(strstr(fk_log(&fs), "not in the dump (filtered out") != NULL,
+	      "cpu_buffer filtered: the warning says it was filtered out: %s", fk_log(&fs));
 	free(got);
 	fk_close(&fs);
 	fk_free(k);
