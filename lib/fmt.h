@@ -40,8 +40,9 @@ const char *kt_fmt__skip_quoted(const char *p);
  */
 /*
  * a trace_printk() format with its widths and precisions capped the same
- * way (its '*' arguments come from the record's binary arguments, which
- * libtraceevent reads itself: not bounded); caller frees, NULL: no memory
+ * way (a format with a '*' is printed by trace_printk.c itself, the record's
+ * width clamped and bounded, never by libtraceevent); caller frees, NULL:
+ * no memory
  */
 char *kt_fmtcheck__printk(const char *fmt, uint32_t seq_size);
 #define KT_FMT_MAX_NEST		256

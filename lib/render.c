@@ -710,6 +710,9 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 				return kt_guard__not_rendered(s, b, kt_session__find_event(s, r->type),
 							      q, o, "a trace_printk() format its "
 							      "arguments do not match");
+			if (perr == -E2BIG)
+				return kt_guard__not_rendered(s, b, kt_session__find_event(s, r->type),
+							      q, o, "longer than the kernel's trace_seq");
 		}
 		{
 			int failed = ev->flags & TEP_EVENT_FL_FAILED;

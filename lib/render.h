@@ -101,7 +101,8 @@ void kt_output__put_args(struct kt_session *s, struct kt_buffer *b, uint64_t fun
  * when its format has a conversion glibc prints otherwise than the kernel;
  * -EOPNOTSUPP (nothing printed) leaves the record to libtraceevent;
  * -EBADMSG (nothing printed): the record holds fewer arguments than the
- * format reads, which the caller counts rather than hand to libtraceevent
+ * format reads, which the caller counts rather than hand to libtraceevent;
+ * -E2BIG (nothing printed): the line would not fit the kernel's trace_seq
  */
 int kt_trace_printk__print(struct kt_session *s, struct tep_event *ev, struct tep_record *r,
 			   struct trace_seq *q);

@@ -193,9 +193,13 @@ static void bstr_put(struct trace_seq *t, const struct kt_kspec *sp, uint64_t v,
 /*
  * @fmt with the arguments @buf (@len bytes) into @t, as bstr_printf()
  * does. -EOPNOTSUPP for a conversion not printed here, -EBADMSG when the
- * arguments end before the format does.
+ * arguments end before the format does, -E2BIG when the text would not
+ * fit in @limit bytes (the kernel's trace_seq: it printed none of it), the
+ * moment that is known: a width taken from the record (%*d of 2^23) is
+ * never written out
  */
-static int bstr_print(const char *fmt, const uint8_t *buf, size_t len, struct trace_seq *t)
+static int bstr_print(const char *fmt, const uint8_t *buf, size_t len, struct trace_seq *t,
+		      int limit)
 {
 	struct bstr a = { buf, len, 0, false };
 	const char *p = fmt;
@@ -207,6 +211,8 @@ static int bstr_print(const char *fmt, const uint8_t *buf, size_t len, struct tr
 		size_t n;
 		int kind, l;
 
+		if ((int)t->len >= limit)
+			return -E2BIG;
 		if (*p != '%' || p[1] == '%') {
 			trace_seq_putc(t, *p);
 			p += *p == '%' ? 2 : 1;
@@ -253,16 +259,25 @@ static int bstr_print(const char *fmt, const uint8_t *buf, size_t len, struct tr
 			kt_kprintf__set_width(&sp, (int)(int32_t)bstr_arg(&a, 4));
 		if (sp.precision_arg)
 			kt_kprintf__set_precision(&sp, (int)(int32_t)bstr_arg(&a, 4));
+		/* a number's precision pads it with zeros; a string's cuts it */
+		if (sp.width >= limit || (sp.conv != 's' && sp.precision >= limit))
+			return -E2BIG;
 		if (sp.conv == 's')
 			bstr_put(t, &sp, 0, bstr_str(&a));
 		else
 			bstr_put(t, &sp, bstr_arg(&a, sp.conv == 'c' ? 1 : sp.size), NULL);
 		p += l;
 	}
-	return a.bad ? -EBADMSG : 0;
+	if (a.bad)
+		return -EBADMSG;
+	return (int)t->len >= limit ? -E2BIG : 0;
 }
 
-/* does glibc print a conversion of @fmt otherwise than the kernel? */
+/*
+ * does glibc print a conversion of @fmt otherwise than the kernel, or
+ * does a width or precision come from the record ('*': libtraceevent
+ * would hand glibc whatever the record holds, 2^31 - 1 included)?
+ */
 static bool fmt_differs(const char *fmt)
 {
 	const char *p;
@@ -274,7 +289,8 @@ static bool fmt_differs(const char *fmt)
 			p += 2;
 			continue;
 		}
-		if (kt_kprintf__parse(p, &sp, 8) && kt_kprintf__differs(&sp))
+		if (kt_kprintf__parse(p, &sp, 8) &&
+		    (kt_kprintf__differs(&sp) || sp.width_arg || sp.precision_arg))
 			return true;
 		p++;
 	}
@@ -310,7 +326,8 @@ int kt_trace_printk__print(struct kt_session *s, struct tep_event *ev, struct te
 	 */
 	trace_seq_init(&t);
 	err = bstr_print(fmt, (const uint8_t *)r->data + buf->offset,
-			 (size_t)(r->size - buf->offset), &t);
+			 (size_t)(r->size - buf->offset), &t,
+			 (int)kt_guard__seq_size(s) - (int)q->len - 1);
 	trace_seq_terminate(&t);
 	if (!err && !fmt_differs(fmt))
 		err = -EOPNOTSUPP;	/* glibc prints it alike: libtraceevent's, as always */

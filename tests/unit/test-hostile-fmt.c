@@ -189,6 +189,67 @@ static void test_printk_short(void)
 	free(r);
 }
 
+/*
+ * trace_printk() widths and precisions taken from the record ('*'):
+ * libtraceevent would give glibc 2^31 - 1 and render gigabytes a record
+ * (the run never ended). Printed here as bstr_printf() clamps them, and a
+ * line the kernel's trace_seq cannot hold is counted, never written out.
+ */
+static void test_printk_star(void)
+{
+	static const struct fk_field bprint[] = {
+		{ "unsigned long", "ip", 8, 8, 0 },
+		{ "const char *", "fmt", 16, 8, 0 },
+		{ "u32[]", "buf", 24, 0, 0 },
+	};
+	static const int32_t widths[][2] = {
+		{ 6, 2 }, { 2147483647, 1 }, { -4, 3 }, { 3, 2147483647 }, { 1, -5 },
+	};
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	struct fk_pb pb;
+	struct kt_loss l;
+	uint64_t sec = fk_alloc(k, 8), fmt = fk_str(k, "[%*d|%*d]");
+	char *text;
+	size_t i;
+
+	fk_w64(k, sec, fmt);
+	fk_sym(k, "__start___trace_bprintk_fmt", sec);
+	fk_sym(k, "__stop___trace_bprintk_fmt", sec + 8);
+	fk_event(k, 6, "ftrace", "bprint", bprint, 3,
+		 "\"%ps: %s\", (void *)REC->ip, REC->fmt");
+	pb = fk_page(r, 0, 1000);
+	for (i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+		/* width, 5, width, 7: four u32 arguments */
+		uint8_t p[40] = { 6 };
+		uint32_t args[4] = { (uint32_t)widths[i][0], 5, (uint32_t)widths[i][1], 7 };
+
+		memcpy(p + 16, &fmt, 8);
+		memcpy(p + 24, args, sizeof(args));
+		fk_raw(&pb, 10, p, sizeof(p));
+	}
+	if (fk_open(k, &fs, false))
+		return;
+	text = text_of(&fs, &l);
+	/* the kernel's vsnprintf(): a negative '*' width is the '-' flag */
+	CHECK(text && strstr(text, ": [     5| 7]\n"), "printk '*': widths 6 and 2");
+	CHECK(text && strstr(text, ": [5   |  7]\n"), "printk '*': width -4 is left-aligned");
+	CHECK(text && strstr(text, ": [5|7    ]\n"), "printk '*': width -5 too");
+	CHECK(count(text, "[not rendered: longer than the kernel's trace_seq]") == 2,
+	      "printk '*': 2^31 - 1 as either width: counted, not printed");
+	CHECK(text && strlen(text) < 20000, "printk '*': nothing huge written (%zu bytes)",
+	      text ? strlen(text) : 0);
+	CHECK_U64(l.events_unrendered, 2, "printk '*': counted");
+	if (!text || !strstr(text, ": [     5| 7]\n"))
+		printf("# %.2000s# %s", text ? text : "", fk_log(&fs));
+	free(text);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 /* the text of the global buffer written with @jobs worker threads */
 static char *text_jobs(struct fk_session *fs, int jobs)
 {
@@ -450,6 +511,7 @@ int main(void)
 {
 	test_field_offsets();
 	test_printk_short();
+	test_printk_star();
 	test_division();
 	test_widths();
 	test_helpers();
