@@ -148,6 +148,15 @@ fi
 want=("vmcore .*btf-corrupt.elf: BTF at 0x[0-9a-f]+ \([0-9]+ bytes, __start_BTF..__stop_BTF\): libbpf btf__new: .*damaged, no types; give -x VMLINUX or --profile")
 expect btf-corrupt 4 --from-dump "$D/btf-corrupt.elf" &&
 	ok "btf-corrupt: status 4 (no types without BTF): $(head -n 1 "$tmp/btf-corrupt.err" | sed "s|$D/||" | cut -c1-200)"
+# BTF that parses with no types (type_len 0): damage (exit 4), not a
+# kernel without ftrace (exit 6, which it was)
+if [ -f "$D/btf-empty.elf" ]; then
+	want=("vmcore .*btf-empty.elf: BTF at 0x[0-9a-f]+ .* has [0-9]+ types and no struct task_struct.*damaged, no types; give -x VMLINUX or --profile")
+	expect btf-empty 4 --from-dump "$D/btf-empty.elf" &&
+		ok "btf-empty: status 4: $(head -n 1 "$tmp/btf-empty.err" | sed "s|$D/||" | cut -c1-200)"
+else
+	nok "btf-empty: scripts/make-damaged-btf made no $D/btf-empty.elf"
+fi
 # ... and with the DWARF, the same dump still gives the whole trace
 run btfc-dwarf -x "$VMLINUX" "$D/btf-corrupt.elf"
 if [ $rc = 0 ] && cmp -s "$tmp/btfc-dwarf.out" "$tmp/ref.out"; then

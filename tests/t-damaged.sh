@@ -195,6 +195,29 @@ else
 	skip "makedumpfile -d 31: no k6.12/vmcore.d31 fixture"
 fi
 
+# ftrace_trace_arrays not known (a kallsyms or System.map that lost it):
+# the instances are not found, which is counted and exit 10 (an instance
+# once vanished with exit 0). k5.10: its dump lists no kallsyms, so the
+# dump's BTF is read with the System.map given
+if [ -f "$VMCORES/k5.10/case.env" ] && grep -q '^INSTANCES=.*inst' "$VMCORES/k5.10/case.env"; then
+	map=$(. "$VMCORES/k5.10/case.env"; echo "$SYSTEM_MAP")
+	grep -v ' ftrace_trace_arrays$' "$map" >"$want.map"
+	for mode in --list ""; do
+		run --from-dump --system-map "$want.map" $mode "$VMCORES/k5.10/vmcore.elf"
+		if [ -n "$mode" ]; then
+			expect "no ftrace_trace_arrays $mode" 10 \
+				"symbol ftrace_trace_arrays not found: instances, if any, not read"
+		else
+			expect "no ftrace_trace_arrays" 10 \
+				"symbol ftrace_trace_arrays not found: instances, if any, not read" \
+				"trace buffers not read \(an instance, or the instance list, damaged\): 1"
+		fi
+	done
+	rm -f "$want.map"
+else
+	skip "no ftrace_trace_arrays: no k5.10 fixture with an instance"
+fi
+
 # makedumpfile -d 31 of today's kernels (issue 26): makedumpfile says
 # "kernel version is not supported" and leaves out pages it should keep
 # (a CPU's struct ring_buffer_per_cpu among them); libkdumpfile crashed
@@ -305,6 +328,26 @@ if "$(dirname "$0")/../scripts/make-damaged-kdump" >/dev/null; then
 	if signalled $rc; then nok "desc-all-big.kdump: killed by signal $((rc - 128))"
 	else expect "desc-all-big.kdump" 3 "16245 of its [0-9]+ page descriptors|[0-9]+ of its [0-9]+ page descriptors claim" \
 		"desc-all-big\.kdump: damaged \(its page descriptors lie\)"; fi
+	# the page of sched_wakeup's print fmt unreadable (offset -1): the
+	# events whose format was there are named, their records printed as
+	# the kernel prints an id it has no event for, and counted (it was
+	# once empty bodies with exit 0); every other line the kernel's
+	run -x "$V61" -i global "$DK/desc-fmt-neg.kdump"
+	if signalled $rc; then
+		nok "desc-fmt-neg.kdump: killed by signal $((rc - 128))"
+	else
+		expect "desc-fmt-neg.kdump" 10 "sched:sched_wakeup \(id [0-9]+\): print fmt at 0x[0-9a-f]+ unreadable" \
+			"unknown event ids: [1-9]"
+		extra=$(grep -v '^#' "$out" | grep -v ': Unknown type [0-9]*$' | grep -vxF -f "$TRUTH" | head -n 1)
+		n=$(grep -c ': Unknown type [0-9]*$' "$out")
+		if [ -n "$extra" ]; then
+			nok "desc-fmt-neg.kdump: a line the kernel did not print: $extra"
+		elif [ "$n" = 0 ]; then
+			nok "desc-fmt-neg.kdump: no record of the events whose format is lost is marked"
+		else
+			ok "desc-fmt-neg.kdump: $n records of those events marked 'Unknown type', every other line the kernel's"
+		fi
+	fi
 	for dmp in hdr-maxmap hdr-sub hdr-subneg hdr-note-size; do
 		for mode in "" --list --dmesg; do
 			run -x "$V61" $mode "$DK/$dmp.kdump"

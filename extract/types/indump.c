@@ -248,6 +248,24 @@ static int load_btf(struct kx_indump *x, int verbose)
 	ret = kx_btf__new(btf, &x->btf);
 	if (ret)
 		return ret;
+	/*
+	 * a BTF that parses but lacks what every kernel has (a zeroed type
+	 * section: libbpf reads it as no types) is damage, not a kernel
+	 * without ftrace (which would be exit 6, "no ftrace")
+	 */
+	{
+		uint64_t size;
+
+		if (kx_btf__size(x->btf, "struct task_struct", &size) ||
+		    kx_btf__size(x->btf, "struct list_head", &size)) {
+			fprintf(stderr, "ktrace-extract: vmcore %s: BTF at 0x%" PRIx64 " (%" PRIu64
+				" bytes, __start_BTF..__stop_BTF) has %u types and no struct "
+				"task_struct or list_head, which every kernel has: the dump's BTF is "
+				"damaged, no types; give -x VMLINUX or --profile\n", vmcore,
+				x->btf_start, x->btf_size, kx_btf__type_cnt(x->btf));
+			return -EINVAL;
+		}
+	}
 	if (verbose)
 		fprintf(stderr, "types: BTF of the dump at 0x%" PRIx64 ": %" PRIu64 " bytes, %u "
 			"types, read and indexed in %.1f ms\n", x->btf_start, x->btf_size,
