@@ -3,7 +3,9 @@ KTRACE_CACHE=${KTRACE_CACHE:-$HOME/.cache/ktrace}
 VMCORES=$KTRACE_CACHE/vmcores
 KTRACE_BIN=${KTRACE_BIN:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/ktrace-extract}
 ok()   { echo "ok - $*"; }
-nok()  { echo "not ok - $*"; FAILED=1; }
+# NOK_WHO: said before each failure (t-truth: the kernel's release of
+# today's kernels, so that the day the mirror moves on names what broke)
+nok()  { echo "not ok - ${NOK_WHO:+$NOK_WHO }$*"; FAILED=1; }
 skip() { echo "skip - $*"; }
 FAILED=0
 # signalled RC: a status that says the process died of a signal that is a

@@ -4,8 +4,8 @@
 # 1.8, libbpf 1.5, trace-cmd 3.3 and crash 8.0.6 as Debian 13 ships them.
 # The tree is copied into the root, built there with -Werror (ktrace.so
 # against trixie's crash defs.h), and the unit programs and the tests that
-# drive those libraries and tools run on the three base fixtures (k5.10,
-# k6.1, k6.12, every dump format) and a blktrace case, read from the host's cache through a bind
+# drive those libraries and tools run on the base fixtures (k5.10, k6.1,
+# k6.12, sid's and trixie-backports' 7.x, every dump format) and a blktrace case, read from the host's cache through a bind
 # mount in a private mount namespace (nothing stays mounted). Each of their
 # results is repeated here as "debian13: ..." and counted; the last line of
 # the run inside is printed as its own "debian13: N passed, N failed" line.
@@ -18,7 +18,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # (t-crash is left to the host run, which drives crash 8.0.6 on 6.12 too:
 # here the packaged extension is loaded in trixie's crash below; CI time)
 TESTS=${KTRACE_TRIXIE_TESTS:-"units t-truth t-tracedat t-btf t-compress t-damaged t-blktrace"}
-CASES=${KTRACE_TRIXIE_CASES:-"k5.10 k6.1 k6.12 k6.1-blktrace"}
+# today's kernels too (sid's 7.2, trixie-backports' 7.3, every format): the
+# trace.dat of a 7.x dump read by trace-cmd 3.3 as by the host's 3.1
+CASES=${KTRACE_TRIXIE_CASES:-"k5.10 k6.1 k6.12 ksid kbpo k6.1-blktrace"}
 for c in $CASES; do
 	[ -f "$VMCORES/$c/case.env" ] || { nok "no fixture $c in $VMCORES (scripts/make-vmcores)"; finish; }
 done
