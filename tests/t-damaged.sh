@@ -120,6 +120,34 @@ want_except "$D/short-ring.lost"
 in_order "ring closing early"
 absent "ring closing early" "$D/short-ring.lost"
 
+# a buffer_page whose .page is not a page (8 bytes past one): that page
+# is skipped and counted, never read from the wrong place
+run -x "$V61" -i global "$D/misaligned-page.elf"
+expect "sub-buffer address off its page" 10 \
+	"global: cpu0: buffer_page 0x[0-9a-f]+: its sub-buffer address 0x[0-9a-f]+ is not at a page boundary, skipped" \
+	"corrupt \(skipped\): 1,"
+want_except "$D/misaligned-page.lost"
+in_order "sub-buffer address off its page"
+absent "sub-buffer address off its page" "$D/misaligned-page.lost"
+
+# two pages flagged HEAD (the kernel keeps one): counted; every line the
+# kernel's, in order
+run -x "$V61" -i global "$D/second-head.elf"
+expect "a second HEAD flag" 10 "global: cpu0: 2 pages flagged head" "page-list anomalies: [1-9]"
+extra=$(grep -v '^#' "$out" | grep -vxF -f "$TRUTH" | head -n 1)
+[ -z "$extra" ] && ok "a second HEAD flag: only the kernel's lines" ||
+	nok "a second HEAD flag: a line the kernel did not print: $extra"
+
+# a page of time extends and nothing else (the writer never commits one):
+# corrupt, counted (it was read as a page without events, exit 0)
+run -x "$V61" -i global "$D/stamps-only.elf"
+expect "a page of time stamps only" 10 \
+	"global: cpu0: sub-buffer of buffer_page 0x[0-9a-f]+ is corrupt \(committed data of nothing but time stamps\)" \
+	"corrupt \(skipped\): 1,"
+want_except "$D/stamps-only.lost"
+in_order "a page of time stamps only"
+absent "a page of time stamps only" "$D/stamps-only.lost"
+
 # the instance list emptied (global_trace, always on it, is not): the
 # instance is gone from it, which is said and counted, never silent
 run -x "$V61" "$D/no-instances.elf"
