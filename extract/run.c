@@ -78,8 +78,15 @@ static bool nothing_written(struct kt_session *s, struct kt_buffer *only)
 	int i, cpu;
 
 	kt_session__for_each_buffer(s, i, b) {
+		struct kt_loss l;
+
 		if (only && b != only)
 			continue;
+		/* a CPU not read (its ring_buffer_per_cpu filtered out) may have
+		 * held anything: that is loss (10), never "tracing was off" */
+		kt_buffer__loss(b, &l);
+		if (l.cpus_unread)
+			return false;
 		for (cpu = 0; cpu < kt_buffer__nr_cpus(b); cpu++)
 			if (!kt_buffer__cpu_info(b, cpu, &ci) && ci.present && ci.entries)
 				return false;

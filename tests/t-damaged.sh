@@ -251,8 +251,13 @@ fi
 # (a CPU's struct ring_buffer_per_cpu among them); libkdumpfile crashed
 # our reader there once. Whatever the jobs, never a signal, the same text,
 # only the kernel's lines, exit 10 with the loss said and counted
-for c in ksid kbpo; do
-	case " $(cases | tr '\n' ' ') " in *" $c "*) ;; *) continue ;; esac
+# (ksid-subbuf: 16 KiB sub-buffers, order-2 pages; there makedumpfile left
+# out every CPU's struct of the global buffer, which was once said to be
+# "tracing was off", exit 6)
+today=$(for c in $(cases); do
+	case $c in ksid | kbpo) echo "$c" ;; ksid-* | kbpo-*) [ -e "$VMCORES/$c/vmcore.d31" ] && echo "$c" ;; esac
+done)
+for c in $today; do
 	if [ ! -e "$VMCORES/$c/vmcore.d31" ]; then
 		nok "$c: makedumpfile -d 31: its recipe makes a vmcore.d31, and there is none"
 		continue

@@ -35,6 +35,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 
 static unsigned int subbuf_size = 1024;
 module_param(subbuf_size, uint, 0444);
@@ -81,9 +82,16 @@ static struct flight_acct *acct_of(struct flight_chan *fc, struct rchan_buf *buf
 	return &fc->acct[fc->global ? 0 : buf->cpu];
 }
 
-/* flight mode: always switch, overwriting the oldest sub-buffer if need be */
+/*
+ * flight mode: always switch, overwriting the oldest sub-buffer if need be
+ * ("relayfs: abolish prev_padding", 6.16, dropped the last argument)
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+static int flight_subbuf_start(struct rchan_buf *buf, void *subbuf, void *prev_subbuf)
+#else
 static int flight_subbuf_start(struct rchan_buf *buf, void *subbuf, void *prev_subbuf,
 			       size_t prev_padding)
+#endif
 {
 	struct flight_chan *fc = buf->chan->private_data;
 	struct flight_acct *a;
