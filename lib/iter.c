@@ -75,6 +75,21 @@ static int stream_advance(struct kt_iter *it, struct cpu_stream *st)
 			continue;
 		}
 		if (!ret) {
+			/*
+			 * a flagged sub-buffer with no event: 7.2's iterator
+			 * prints "CPU:N [LOST EVENTS]" before the next event
+			 * (rb_inc_iter(); persistent-buffer validation empties
+			 * the invalid sub-buffers it flags). Not printed here:
+			 * said and counted. No fixture has one (none of the
+			 * 129 buffers of the matrix).
+			 */
+			if (st->new_page && st->cur.missed) {
+				kt_warn(b->s, "%s: cpu%d: a sub-buffer flagged missed-events holds no "
+					      "event: the kernel (7.2+) printed 'CPU:%d [LOST EVENTS]' "
+					      "before the next one, not printed here; counted",
+					b->name, st->cpu, st->cpu);
+				b->loss.events_unrendered++;
+			}
 			st->page_loaded = false;
 			continue;
 		}

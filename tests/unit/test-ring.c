@@ -393,6 +393,42 @@ static void test_missed(void)
 	free(r);
 }
 
+/*
+ * a flagged sub-buffer with no event (7.2: persistent-buffer validation
+ * empties the invalid ones it flags): the kernel printed a loss line
+ * before the next event, which ktrace does not print: counted (exit 10)
+ */
+static void test_missed_empty(void)
+{
+	struct fk_buffer gb;
+	struct fk_kernel *k = fk_new(1, &gb);
+	struct fk_ring *r = fk_ring_new(k, &gb, 0, 3);
+	struct fk_session fs;
+	struct kt_loss l;
+	struct fk_pb pb;
+	char *got;
+
+	fk_ring_set(r, 0, 2);
+	fill(r, 0, 100, 1, 1);
+	pb = fk_page(r, 1, 200);
+	pb.flags = 1UL << 31;
+	fk_commit(&pb);
+	fill(r, 2, 300, 2, 1);
+	if (fk_open(k, &fs, true))
+		return;
+	got = fk_records(global(&fs));
+	CHECK_STR(got, "0/110/1 0/310/2", "missed, empty page: the other records");
+	loss_of(&fs, &l);
+	CHECK_U64(l.events_unrendered, 1, "missed, empty page: the loss line not printed, counted");
+	CHECK(kt_loss__any(&l), "missed, empty page: exit 10");
+	CHECK(strstr(fk_log(&fs), "flagged missed-events holds no event") != NULL,
+	      "missed, empty page: said: %s", fk_log(&fs));
+	free(got);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 /* commit larger than the sub-buffer, and an event longer than the page */
 static void test_bad_commit(void)
 {
@@ -846,6 +882,7 @@ int main(void)
 	test_padding();
 	test_padding_hostile();
 	test_missed();
+	test_missed_empty();
 	test_bad_commit();
 	test_cycle();
 	test_broken();
