@@ -65,6 +65,7 @@ struct kt_layout {
 	struct kt_member tac_saved_latency, tac_critical_start, tac_critical_end, tac_comm,
 		tac_pid, tac_uid, tac_nice, tac_policy, tac_rt_priority;
 	struct kt_member tr_data_delta, tr_range_addr_start, tr_scratch;	/* 6.12 boot-mapped */
+	struct kt_member tr_flags;	/* trace_array.flags: TRACE_ARRAY_FL_LAST_BOOT (6.15) */
 
 	struct kt_member rb_cpus, rb_buffers, rb_clock, rb_subbuf_size, rb_subbuf_order;
 	struct kt_member rb_time_stamp_abs;

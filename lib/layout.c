@@ -76,6 +76,8 @@ static const struct probe probes[] = {
 	P(tr_text_delta, "struct trace_array", "text_delta", false),
 	/* lib/bootmap.c: last_boot_info (6.12), the range-mapped instance */
 	P(tr_data_delta, "struct trace_array", "data_delta", false),
+	/* 6.15: TRACE_ARRAY_FL_LAST_BOOT, the previous boot's events whatever the deltas */
+	P(tr_flags, "struct trace_array", "flags", false),
 	P(tr_range_addr_start, "struct trace_array", "range_addr_start", false),
 	/* 6.13+: last_boot_info from tr->scratch, not printed */
 	P(tr_scratch, "struct trace_array", "scratch", false),

@@ -99,6 +99,22 @@ static void load(struct kt_session *s, struct kt_buffer *b, struct kt_trace_opts
 			kt_read_member(s, b->tr, &s->l.tr_data_delta, &data);
 		o->last_boot = text || data;
 	}
+	/*
+	 * 6.15+: the kernel moves a previous boot's addresses while
+	 * TRACE_ARRAY_FL_LAST_BOOT is set (trace_adjust_address(): module
+	 * addresses by their module_delta even when text_delta is 0, a boot
+	 * with nokaslr or the same KASLR slot); the flag is cleared when the
+	 * buffer is written again (the fixtures' persistent buffers)
+	 */
+	if (!o->last_boot && s->l.tr_flags.present && b->tr) {
+		uint64_t fl = 0;
+		int64_t mask;	/* an enumerator BIT(2), a mask (not a bit number) */
+
+		if (s->t.enumerator && !s->t.enumerator(s->t.priv, "TRACE_ARRAY_FL_LAST_BOOT", &mask) &&
+		    mask > 0 && !kt_read_member(s, b->tr, &s->l.tr_flags, &fl) &&
+		    (fl & (uint64_t)mask))
+			o->last_boot = true;
+	}
 	/* blk's print_line() and print_header() are blk.c's */
 	if (s->blk_type && !strcmp(o->tracer, "blk"))
 		o->tracer_own_output = false;

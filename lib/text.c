@@ -160,7 +160,8 @@ static void warn_options(struct kt_session *s, struct kt_buffer *b,
 			b->name, o_tr->tracer);
 	if (o_tr->last_boot)
 		kt_warn(s, "buffer %s: boot-mapped, it holds the previous boot's events "
-			   "(text_delta/data_delta not 0): the kernel prints them by their "
+			   "(text_delta/data_delta not 0, or TRACE_ARRAY_FL_LAST_BOOT set): "
+			   "the kernel prints them by their "
 			   "fields at moved addresses, ktrace does not; they are counted as "
 			   "not rendered", b->name);
 	if ((o_tr->latency_fmt && !o_tr->lat_view) || o_tr->verbose || o_tr->printk_msgonly ||
