@@ -44,7 +44,10 @@ void kt_relay__blktrace_owner(struct kt_session *s, struct kt_relay_chan *c)
 		kt_read_member(s, c->private_data, &state, &v_state);
 	c->blk_trace = c->private_data;
 	c->blk_dev = (uint32_t)v_dev;
-	c->loss.events_dropped = (uint32_t)v_dropped;
+	/* 6.17+ ("blktrace: use rbuf->stats.full_count as a drop indicator"):
+	 * blk_trace.dropped, where it is still declared, is never counted;
+	 * the dropped file reads the buffers' relay stats */
+	c->loss.events_dropped = c->has_stats ? c->stats_dropped : (uint32_t)v_dropped;
 	/* the kernel's dev_t: MINORBITS 20 */
 	snprintf(c->owner, sizeof(c->owner), "blktrace %s (dev %u:%u, %s)",
 		 c->parent ? c->parent : "?", c->blk_dev >> 20, c->blk_dev & 0xfffff,
@@ -58,8 +61,18 @@ struct blk_out {
 	FILE *f;
 	uint64_t records, bytes;
 	uint64_t partly_read;	/* records the reader had read part of */
+	int cpu;		/* the buffer's */
+	uint64_t foreign;	/* records whose cpu field is another CPU's */
 	struct kt_relay_loss *loss;
 };
+
+/* the cpu field of a whole record (struct blk_io_trace at 40, blk_io_trace2 at 44) */
+static uint32_t rec_cpu(const uint8_t *p)
+{
+	unsigned int at = p[0] == KT_BLK_IO_TRACE2_VERSION ? 44 : 40;
+
+	return (uint32_t)p[at] | p[at + 1] << 8 | p[at + 2] << 16 | (uint32_t)p[at + 3] << 24;
+}
 
 /*
  * One run: whole records written, anything else counted and skipped. The
@@ -110,6 +123,8 @@ static int blk_run(void *arg, const uint8_t *p, size_t len, size_t head)
 		}
 		if (fwrite(p + pos, 1, (size_t)r, o->f) != (size_t)r)
 			return -EIO;
+		if (o->cpu >= 0 && rec_cpu(p + pos) != (uint32_t)o->cpu)
+			o->foreign++;
 		o->records++;
 		o->bytes += (uint64_t)r;
 		pos += (size_t)r;
@@ -132,7 +147,7 @@ static void dev_name(const struct kt_relay_chan *c, char *name, size_t n)
 static int write_cpu(struct kt_session *s, struct kt_relay_chan *c, int buf, const char *path,
 		     FILE *log)
 {
-	struct blk_out o = { .loss = &c->loss };
+	struct blk_out o = { .loss = &c->loss, .cpu = buf < 0 ? -1 : c->bufs[buf].cpu };
 	int err;
 
 	o.f = fopen(path, "w");
@@ -148,6 +163,15 @@ static int write_cpu(struct kt_session *s, struct kt_relay_chan *c, int buf, con
 			(unsigned long long)o.records, (unsigned long long)o.bytes,
 			o.partly_read ? " (the first partly read by blktrace)" : "",
 			buf >= 0 && c->bufs[buf].damaged ? " (its buffer was refused)" : "");
+	/* 6.19+ tracepoints run preemptible (SRCU): __blk_add_trace() takes
+	 * cpu and that CPU's sequence, then relay_reserve() writes to the
+	 * buffer of the CPU it migrated to; blkparse drops such a record
+	 * ("cpu N trace info has error cpu M"), in the daemon's files too */
+	if (log && o.foreign)
+		fprintf(log, "%s: %llu record%s stamped with another CPU (the kernel wrote "
+			     "%s to this CPU's buffer after a migration; blkparse drops %s)\n",
+			path, (unsigned long long)o.foreign, o.foreign == 1 ? "" : "s",
+			o.foreign == 1 ? "it" : "them", o.foreign == 1 ? "it" : "them");
 	return 0;
 }
 

@@ -20,6 +20,8 @@ struct relay_layout {
 		ch_is_global, ch_list, ch_parent, ch_base_filename;
 	struct kt_member b_start, b_offset, b_produced, b_consumed, b_dentry, b_padding,
 		b_bytes_consumed, b_cpu;
+	/* 6.17+: what relay itself dropped (refused while full, too big) */
+	struct kt_member b_full_count, b_big_count;
 	struct kt_member d_name;	/* dentry.d_name.name */
 };
 
@@ -45,6 +47,8 @@ static int probe_layout(struct kt_session *s, struct relay_layout *l)
 	kt_member__probe(s, "struct rchan", "parent", &l->ch_parent);
 	kt_member__probe(s, "struct rchan_buf", "dentry", &l->b_dentry);
 	kt_member__probe(s, "struct rchan_buf", "cpu", &l->b_cpu);
+	kt_member__probe(s, "struct rchan_buf", "stats.full_count", &l->b_full_count);
+	kt_member__probe(s, "struct rchan_buf", "stats.big_count", &l->b_big_count);
 	kt_member__probe(s, "struct dentry", "d_name.name", &l->d_name);
 	return err ? -ENOENT : 0;
 }
@@ -113,6 +117,15 @@ static int read_buf(struct kt_session *s, const struct relay_layout *l, struct k
 		b->cpu = v < KT_MAX_CPUS ? (int)v : cpu;
 	if (l->b_dentry.present && !kt_read_member(s, addr, &l->b_dentry, &v))
 		b->file = dentry_name(s, l, v);
+	if (l->b_full_count.present && l->b_big_count.present) {
+		uint64_t full, big;
+
+		if (!kt_read_member(s, addr, &l->b_full_count, &full) &&
+		    !kt_read_member(s, addr, &l->b_big_count, &big)) {
+			c->has_stats = true;
+			c->stats_dropped += (uint32_t)full + (uint64_t)(uint32_t)big;
+		}
+	}
 	c->nr_bufs++;
 	if (!c->n_subbufs || c->n_subbufs > KT_RELAY_MAX_SUBBUFS) {
 		why[0] = 0;	/* kt_relay__plan() says why */

@@ -92,6 +92,10 @@ struct kt_relay_chan {
 	/* blktrace (blktrace.c): the struct blk_trace this channel is the rchan of */
 	uint64_t blk_trace;
 	uint32_t blk_dev;
+	/* 6.17+ rchan_buf.stats: full_count + big_count, every buffer: the
+	 * writes relay refused (blktrace's own 'dropped' counter is gone) */
+	bool has_stats;
+	uint64_t stats_dropped;
 };
 
 struct kt_relay {
