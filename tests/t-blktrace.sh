@@ -41,6 +41,29 @@ records() {
 		}'
 }
 
+# foreign FILE CPU: "CPU SEQ SECTOR ACTION" of each whole record of FILE
+# (struct blk_io_trace: sequence u32 at 4, sector u64 at 16, action u32
+# at 28, cpu u32 at 40) whose cpu is not CPU: 7.x's preemptible
+# tracepoints let __blk_add_trace() take one CPU's sequence and write to
+# the buffer of the CPU it migrated to; blkparse drops such a record
+foreign() {
+	od -An -v -tu1 "$1" | awk -v cpu="$2" '
+		function u32(at) { return b[at] + 256 * (b[at + 1] + 256 * (b[at + 2] + 256 * b[at + 3])) }
+		{ for (i = 1; i <= NF; i++) b[n++] = $i }
+		END {
+			pos = 0
+			while (pos + 48 <= n && b[pos] == 7 && b[pos + 1] == 116 &&
+			       b[pos + 2] == 97 && b[pos + 3] == 101) {
+				len = 48 + b[pos + 46] + 256 * b[pos + 47]
+				if (pos + len > n)
+					break
+				if (u32(pos + 40) != cpu)
+					print u32(pos + 40), u32(pos + 4), u32(pos + 16) + 4294967296 * u32(pos + 20), u32(pos + 28) % 65536
+				pos += len
+			}
+		}'
+}
+
 # daemon_part SAVED RECOVERED: the bytes of SAVED the daemon wrote whole.
 # Its file is mapped ahead and zero past what it read; when it stopped
 # inside a record, that record is zeros from there on in SAVED and whole
@@ -104,7 +127,25 @@ for c in $found; do
 		(cd "$out/rec" && blkparse -i vda) >"$out/rec.txt" 2>"$out/rec.err"
 		mkdir -p "$out/sv" && for f in "$out"/saved.*; do cp "$f" "$out/sv/vda.blktrace.${f##*.}"; done
 		(cd "$out/sv" && blkparse -i vda) >"$out/sv.txt" 2>&1
-		queued "$base" "$total" <"$out/all.txt" >"$out/all.q"
+		# records stamped with another CPU (see foreign()): their queued
+		# writes count as there, in the part that holds them
+		: >"$out/fsv.q"; : >"$out/frec.q"; : >"$out/f.seq"
+		for f in "$out"/saved.*; do
+			foreign "$f" "${f##*.}" | tee -a "$out/f.seq" |
+				awk -v b="$base" -v n="$total" '$4 == 1 && $3 >= b && $3 < b + 8 * n && ($3 - b) % 8 == 0 { print ($3 - b) / 8 }' >>"$out/fsv.q"
+		done
+		nrec=0
+		for f in "$out"/rec/vda.blktrace.*; do
+			foreign "$f" "${f##*.}" >"$out/f.one"
+			nrec=$((nrec + $(grep -c . "$out/f.one")))
+			cat "$out/f.one" >>"$out/f.seq"
+			awk -v b="$base" -v n="$total" '$4 == 1 && $3 >= b && $3 < b + 8 * n && ($3 - b) % 8 == 0 { print ($3 - b) / 8 }' "$out/f.one" >>"$out/frec.q"
+		done
+		nsaid=$(sed -n 's/.*: \([0-9]*\) records\{0,1\} stamped with another CPU.*/\1/p' "$out/err" | awk '{ s += $1 } END { print s + 0 }')
+		[ "$nsaid" = "$nrec" ] &&
+			ok "$c/$fmt: records stamped with another CPU in the recovered files: $nrec, as ktrace says ($(grep -c . "$out/f.seq") in saved and recovered)" ||
+			nok "$c/$fmt: ktrace says $nsaid records are stamped with another CPU, the recovered files hold $nrec"
+		queued "$base" "$total" <"$out/all.txt" | cat - "$out/fsv.q" "$out/frec.q" | sort -n >"$out/all.q"
 		want=$(seq 0 $((total - 1)) | tr '\n' ' ')
 		got=$(tr '\n' ' ' <"$out/all.q")
 		if [ "$got" = "$want" ]; then
@@ -126,7 +167,9 @@ for c in $found; do
 		for ((cpu = 0; cpu < cpus; cpu++)); do
 			s_last=$(awk -v c=$cpu '$2 == c && $3 ~ /^[0-9]+$/ { s = $3 } END { print s + 0 }' "$out/sv.txt")
 			r_first=$(awk -v c=$cpu '$2 == c && $3 ~ /^[0-9]+$/ { print $3; exit }' "$out/rec.txt")
-			[ -n "$r_first" ] && [ "$r_first" = $((s_last + 1)) ] ||
+			# the sequence numbers of this CPU a migrated record took
+			gap=$(awk -v c=$cpu -v a="$s_last" -v z="${r_first:-0}" '$1 == c && $2 > a && $2 < z' "$out/f.seq" | wc -l)
+			[ -n "$r_first" ] && [ "$r_first" = $((s_last + 1 + gap)) ] ||
 				bad="$bad cpu$cpu: saved ends at $s_last, recovered starts at ${r_first:-nothing};"
 		done
 		[ -z "$bad" ] && ok "$c/$fmt: on every CPU the recovered part starts where the daemon stopped reading" ||
@@ -134,8 +177,8 @@ for c in $found; do
 		# the daemon read each CPU's buffer up to its own point: the two
 		# parts split the writes between them, once each; every write
 		# after the stop is in the recovered part
-		queued "$base" "$total" <"$out/sv.txt" >"$out/sv.q"
-		queued "$base" "$total" <"$out/rec.txt" >"$out/rec.q"
+		queued "$base" "$total" <"$out/sv.txt" | cat - "$out/fsv.q" >"$out/sv.q"
+		queued "$base" "$total" <"$out/rec.txt" | cat - "$out/frec.q" >"$out/rec.q"
 		both=$(sort -n "$out/sv.q" "$out/rec.q" | tr '\n' ' ')
 		after=$(awk -v n="$n1" '$1 >= n' "$out/rec.q" | sort -n | tr '\n' ' ')
 		if [ "$both" = "$want" ] && [ "$after" = "$(seq "$n1" $((total - 1)) | tr '\n' ' ')" ]; then
