@@ -332,6 +332,40 @@ static int fields_head(struct kt_session *s, struct kt_event *e, uint64_t *head)
 	return 0;
 }
 
+/*
+ * The common fields as trace_define_common_fields() defines them (type,
+ * flags, preempt_count, pid; PREEMPT_RT 6.1's preempt_lazy_count), at
+ * struct trace_entry's offsets: when the list itself (ftrace_common_fields)
+ * is not in the dump (makedumpfile -d 31 left its entries' page out on a
+ * 6.18 dump), else no event could be printed. NULL when the layout does
+ * not know them.
+ */
+static char *common_from_layout(struct kt_session *s)
+{
+	const struct kt_layout *l = &s->l;
+	struct strbuf c = { 0 };
+
+	if (!l->te_type.present || !l->te_flags.present || !l->te_preempt_count.present ||
+	    !l->te_pid.present || l->te_type.size != 2 || l->te_flags.size != 1 ||
+	    l->te_preempt_count.size != 1 || l->te_pid.size != 4)
+		return NULL;
+	sb_printf(&c, "\tfield:unsigned short common_type;\toffset:%u;\tsize:2;\tsigned:0;\n",
+		  l->te_type.off);
+	sb_printf(&c, "\tfield:unsigned char common_flags;\toffset:%u;\tsize:1;\tsigned:0;\n",
+		  l->te_flags.off);
+	sb_printf(&c, "\tfield:unsigned char common_preempt_count;\toffset:%u;\tsize:1;"
+		      "\tsigned:0;\n", l->te_preempt_count.off);
+	sb_printf(&c, "\tfield:int common_pid;\toffset:%u;\tsize:4;\tsigned:1;\n", l->te_pid.off);
+	if (l->te_preempt_lazy_count.present)
+		sb_printf(&c, "\tfield:unsigned char common_preempt_lazy_count;\toffset:%u;"
+			      "\tsize:1;\tsigned:0;\n", l->te_preempt_lazy_count.off);
+	if (c.oom) {
+		free(c.buf);
+		return NULL;
+	}
+	return c.buf;
+}
+
 static int build_format(struct kt_session *s, struct kt_event *e)
 {
 	struct strbuf sb = { 0 };
@@ -343,9 +377,13 @@ static int build_format(struct kt_session *s, struct kt_event *e)
 		struct strbuf c = { 0 };
 
 		if (print_fields(s, s->common_head, &c, &nr, why, sizeof(why)) || c.oom) {
-			kt_warn(s, "cannot read ftrace_common_fields at 0x%llx%s%s",
-				(unsigned long long)s->common_head, *why ? ": " : "", why);
 			free(c.buf);
+			s->common_fields = common_from_layout(s);
+			kt_warn(s, "cannot read ftrace_common_fields at 0x%llx%s%s%s",
+				(unsigned long long)s->common_head, *why ? ": " : "", why,
+				s->common_fields ? ": the common fields taken from struct "
+						   "trace_entry, as the kernel defines them"
+						 : ": formats lack common fields");
 			s->common_head = 0;
 		} else {
 			s->common_fields = c.buf ? c.buf : strdup("");
