@@ -113,6 +113,10 @@ ktrace_series_suite()
 	sid | trixie-backports) echo "$1" ;;
 	# sid's PREEMPT_RT kernel (7.x's latency tracers)
 	sid-rt) echo sid ;;
+	# a kernel series of trixie-backports that Debian ships without a -dbg
+	# package (6.16 to 6.19): its newest release there, read from the dump
+	# alone (ktrace_series_nodbg)
+	6.1[6-9]) echo trixie-backports ;;
 	*-arm64 | *-arm64-16k | *-ppc64el | *-ppc64el-64k)
 		case $1 in *-rt-*) return 1 ;; esac
 		ktrace_series_suite "$(ktrace_series_base "$1")" ;;
@@ -153,6 +157,26 @@ ktrace_series_flavour()
 	*-rt) echo rt-amd64 ;;
 	*) echo cloud-amd64 ;;
 	esac
+}
+
+# Whether a series is a kernel without a -dbg package (no DWARF vmlinux):
+# 6.16 to 6.19 of trixie-backports. fetch-kernel keeps its image alone and
+# the fixtures read its dumps with --from-dump (BTF and the kallsyms tables
+# VMCOREINFO lists, 6.0+).
+ktrace_series_nodbg()
+{
+	case $(ktrace_series_base "$1") in 6.1[6-9]) return 0 ;; esac
+	return 1
+}
+
+# The release prefix a series asks for within its suite ("6.18." for 6.18,
+# 6.18-arm64...), or nothing when the series is the suite's meta-package
+# (5.10, 6.12, sid, trixie-backports...).
+ktrace_series_version()
+{
+	local b
+	b=$(ktrace_series_base "$1")
+	case $b in 6.1[6-9]) echo "$b." ;; esac
 }
 
 # Whether a series names the newest kernel of a suite (sid,

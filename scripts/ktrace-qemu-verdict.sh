@@ -4,6 +4,10 @@
 # summary.txt and, with --junit, to JUnit XML.
 
 t_captured= t_extracted= panic_cpu= panic_cpu_from= vmcore=
+# how ktrace-extract finds the kernel's layout: the vmlinux, or (a kernel
+# without a -dbg package) the dump alone
+xsrc=(-x "$vmlinux")
+[ -n "$vmlinux" ] || xsrc=(--from-dump)
 tap_n=0 tap_fail=0
 junit_cases=
 
@@ -32,7 +36,7 @@ finish() {
 	{
 		echo "verdict: $st ($why)"
 		echo "kernel: $kernel"
-		echo "vmlinux: $vmlinux"
+		echo "vmlinux: ${vmlinux:-none (read from the dump alone)}"
 		echo "machine: $accel_name, $cpus cpus, $mem"
 		echo "command line: $cmdline"
 		echo "reproducer: ${run:-marker workload}"
@@ -85,7 +89,7 @@ no_panic_verdict() {
 # line of an oops or of panic()'s own dump_stack
 find_panic_cpu() {
 	local c
-	c=$("$extract" -x "$vmlinux" --panic-cpu "$vmcore" 2>/dev/null | head -n1)
+	c=$("$extract" "${xsrc[@]}" --panic-cpu "$vmcore" 2>/dev/null | head -n1)
 	case $c in
 	none) panic_cpu=none panic_cpu_from=dump; return ;;
 	'' | *[!0-9]*) ;;
@@ -103,13 +107,13 @@ extract_trace() {
 		[ -s "$out/vmcore.$f" ] && { vmcore=$out/vmcore.$f; break; }
 	done
 	[ -n "$vmcore" ] || finish 125 "no dump to read"
-	"$extract" -x "$vmlinux" "$vmcore" >"$out/trace.txt" 2>"$out/extract.log" || rc=$?
+	"$extract" "${xsrc[@]}" "$vmcore" >"$out/trace.txt" 2>"$out/extract.log" || rc=$?
 	case $rc in
 	0 | 10) ;;
 	6) note "the dump holds no usable trace buffer (tracing was never on)" ;;
 	*) cat "$out/extract.log" >&2; finish 125 "ktrace-extract could not read the dump (status $rc, $out/extract.log)" ;;
 	esac
-	[ $rc = 6 ] || "$extract" -q -x "$vmlinux" -o "$out/trace.dat" "$vmcore" 2>>"$out/extract.log" ||
+	[ $rc = 6 ] || "$extract" -q "${xsrc[@]}" -o "$out/trace.dat" "$vmcore" 2>>"$out/extract.log" ||
 		note "no trace.dat (see $out/extract.log)"
 	find_panic_cpu
 	t_extracted=$(now)
@@ -120,7 +124,7 @@ extract_trace() {
 view() {
 	local f=$work/view.${1:-all}.${2:-all}
 	if [ ! -e "$f" ]; then
-		"$extract" -q -x "$vmlinux" ${1:+-i "$1"} ${2:+-c "$2"} "$vmcore" 2>/dev/null |
+		"$extract" -q "${xsrc[@]}" ${1:+-i "$1"} ${2:+-c "$2"} "$vmcore" 2>/dev/null |
 			grep -av '^#' | grep -av '^[[:space:]]*=>' | grep -a . >"$f"
 	fi
 	echo "$f"

@@ -247,7 +247,7 @@ capture() {
 	# QEMU's ELF has its program headers at offset 192, where makedumpfile
 	# 1.7.2 does not look: it reads a normalised copy. The VMCOREINFO note is
 	# enough for makedumpfile (-x vmlinux is 20 times slower); -x only as a
-	# fallback.
+	# fallback (none for a kernel without a vmlinux).
 	kdump() { # OUT LEVEL
 		local norm=$work/vmcore.norm
 		if [ ! -e "$norm" ]; then
@@ -257,7 +257,7 @@ capture() {
 		fi
 		rm -f "$1"
 		makedumpfile -c -d "$2" "$norm" "$1" >"$work/makedumpfile.log" 2>&1 ||
-			{ rm -f "$1"; makedumpfile -c -d "$2" -x "$vmlinux" "$norm" "$1" >"$work/makedumpfile.log" 2>&1; } ||
+			{ [ -n "$vmlinux" ] && rm -f "$1" && makedumpfile -c -d "$2" -x "$vmlinux" "$norm" "$1" >"$work/makedumpfile.log" 2>&1; } ||
 			{ cat "$work/makedumpfile.log" >&2; die "makedumpfile -d $2 failed"; }
 	}
 	case " $formats " in *" kdump "*) kdump "$out/vmcore.kdump" 17 ;; esac

@@ -18,7 +18,8 @@ signalled() {
 }
 # cases: every generated case directory with a case.env and a trace in it
 # (the tracing-off case, NOTRACE=1, has its own test: t-notrace.sh; so do
-# the cases of another recorder, RING_TRUTH=name: t-krec.sh)
+# the cases of another recorder, RING_TRUTH=name: t-krec.sh; and the
+# kernels without a vmlinux, DUMP_ALONE=1: t-dumpalone.sh, dump_alone_cases)
 # Only cases whose recipe is in this tree count: the cache is shared with
 # other checkouts (a branch's experiments, an older tree), and a case left
 # there without its recipe here says nothing about this code.
@@ -132,6 +133,18 @@ cases() {
 		sanitize_pick "$(basename "$(dirname "$d")")" || continue
 		grep -q '^NOTRACE=1' "$d" && continue
 		grep -q '^RING_TRUTH=' "$d" && continue
+		grep -q '^DUMP_ALONE=1' "$d" && continue
+		basename "$(dirname "$d")"
+	done
+}
+# dump_alone_cases: the cases of a kernel Debian ships no -dbg package of
+# (DUMP_ALONE=1 in case.env, VMLINUX empty: read with --from-dump), which
+# cases() and all_cases() leave out
+dump_alone_cases() {
+	local d
+	for d in "$VMCORES"/*/case.env; do
+		[ -f "$d" ] && has_recipe "$d" && grep -q '^DUMP_ALONE=1' "$d" || continue
+		sanitize_pick "$(basename "$(dirname "$d")")" || continue
 		basename "$(dirname "$d")"
 	done
 }
@@ -143,12 +156,14 @@ kdump_case() {
 		[ -f "$VMCORES/$x/vmcore.kdump" ] && { echo "$x"; return; }
 	done
 }
-# all_cases: every generated case, the tracing-off one included
+# all_cases: every generated case, the tracing-off one included, but the
+# dump-alone ones (no vmlinux: dump_alone_cases)
 # (make check: the same pick as cases(); make check-full: all of them)
 all_cases() {
 	local d
 	for d in "$VMCORES"/*/case.env; do
 		[ -f "$d" ] && has_recipe "$d" || continue
+		grep -q '^DUMP_ALONE=1' "$d" && continue
 		sanitize_pick "$(basename "$(dirname "$d")")" || continue
 		basename "$(dirname "$d")"
 	done
