@@ -37,6 +37,8 @@ for env in "$cache"/vmcores/*/case.env; do
 	elif [ "${KTRACE_TIER:-core}" != full ] && ! is_base_case "$c"; then
 		continue
 	fi
+	# a kernel without a vmlinux (DUMP_ALONE=1): t-dumpalone.sh reads it
+	grep -q '^DUMP_ALONE=1' "$env" && continue
 	[ -f "$r" ] && ! grep -q '^EXPLICIT=1' "$r" && cases+=("$(dirname "$env")")
 done
 if [ ${#cases[@]} -eq 0 ]; then
