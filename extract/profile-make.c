@@ -184,6 +184,9 @@ static const struct question questions[] = {
 	{ 'm', "struct rchan_buf", "subbufs_consumed" },
 	{ 'm', "struct rchan_buf", "padding" }, { 'm', "struct rchan_buf", "bytes_consumed" },
 	{ 'm', "struct rchan_buf", "dentry" }, { 'm', "struct rchan_buf", "cpu" },
+	/* lib/relay/find.c: what relay dropped (6.17+; blktrace's dropped) */
+	{ 'm', "struct rchan_buf", "stats.full_count" },
+	{ 'm', "struct rchan_buf", "stats.big_count" },
 	{ 'm', "struct dentry", "d_name.name" },
 	{ 'm', "struct blk_trace", "rchan" }, { 'm', "struct blk_trace", "dev" },
 	{ 'm', "struct blk_trace", "dropped" }, { 'm', "struct blk_trace", "trace_state" },
