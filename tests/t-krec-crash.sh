@@ -41,6 +41,13 @@ for c in $found; do
 	2) nok "$c: the extension does not build against the defs.h of the crash for $SERIES"; continue ;;
 	esac
 	read -r crash ext crash_opts <<<"$cr"
+	# sid's crash 9.0.2 opens 7.x only with --no_modules (tests/lib.sh):
+	# then 'mod -s' cannot load krec.ko's symbols, and crash> ktrace finds
+	# no recorder; ktrace-extract reads it there (t-krec)
+	case " $crash_opts " in *" --no_modules "*)
+		skip "$c: crash for $SERIES runs with --no_modules: 'mod -s krec' cannot load the module's symbols"
+		continue ;;
+	esac
 	core=$dir/vmcore.kdump
 	[ -f "$core" ] || core=$dir/vmcore.elf
 	rm -f "$tmp"/*.crash
