@@ -492,6 +492,12 @@ void kt_ident__free(struct kt_session *s);
 /* the kernel's PAGE_SIZE as its VMCOREINFO says (PAGESIZE=); 0: not said */
 uint32_t kt_ident__page_size(struct kt_session *s);
 void kt_buffer__free(struct kt_buffer *b);
+/*
+ * bootmap.c: whether @b's trace array still holds the previous boot's
+ * data (6.13+: tr->flags & TRACE_ARRAY_FL_LAST_BOOT): 1 set, 0 clear,
+ * -EOPNOTSUPP for a kernel with neither, another -errno when unread
+ */
+int kt_bootmap__last_boot(struct kt_session *s, const struct kt_buffer *b);
 
 /* events.c */
 int kt_events__load(struct kt_session *s);

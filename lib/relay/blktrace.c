@@ -44,7 +44,8 @@ void kt_relay__blktrace_owner(struct kt_session *s, struct kt_relay_chan *c)
 		kt_read_member(s, c->private_data, &state, &v_state);
 	c->blk_trace = c->private_data;
 	c->blk_dev = (uint32_t)v_dev;
-	/* 6.17+ ("blktrace: use rbuf->stats.full_count as a drop indicator"):
+	/* after 6.12 (6.12 has not, 7.2 has; the kernel's commit "blktrace:
+	 * use rbuf->stats.full_count as a drop indicator"):
 	 * blk_trace.dropped, where it is still declared, is never counted;
 	 * the dropped file reads the buffers' relay stats */
 	c->loss.events_dropped = c->has_stats ? c->stats_dropped : (uint32_t)v_dropped;
@@ -71,7 +72,7 @@ static uint32_t rec_cpu(const uint8_t *p)
 {
 	unsigned int at = p[0] == KT_BLK_IO_TRACE2_VERSION ? 44 : 40;
 
-	return (uint32_t)p[at] | p[at + 1] << 8 | p[at + 2] << 16 | (uint32_t)p[at + 3] << 24;
+	return kt_le32(p + at);
 }
 
 /*
@@ -163,7 +164,8 @@ static int write_cpu(struct kt_session *s, struct kt_relay_chan *c, int buf, con
 			(unsigned long long)o.records, (unsigned long long)o.bytes,
 			o.partly_read ? " (the first partly read by blktrace)" : "",
 			buf >= 0 && c->bufs[buf].damaged ? " (its buffer was refused)" : "");
-	/* 6.19+ tracepoints run preemptible (SRCU): __blk_add_trace() takes
+	/* after 6.12 (6.12 not, 7.2 so) tracepoints run preemptible (SRCU):
+	 * __blk_add_trace() takes
 	 * cpu and that CPU's sequence, then relay_reserve() writes to the
 	 * buffer of the CPU it migrated to; blkparse drops such a record
 	 * ("cpu N trace info has error cpu M"), in the daemon's files too */

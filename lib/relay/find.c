@@ -20,7 +20,8 @@ struct relay_layout {
 		ch_is_global, ch_list, ch_parent, ch_base_filename;
 	struct kt_member b_start, b_offset, b_produced, b_consumed, b_dentry, b_padding,
 		b_bytes_consumed, b_cpu;
-	/* 6.17+: what relay itself dropped (refused while full, too big) */
+	/* after 6.12 (6.12 has not, 7.2 has): what relay itself dropped
+	 * (refused while full, too big) */
 	struct kt_member b_full_count, b_big_count;
 	struct kt_member d_name;	/* dentry.d_name.name */
 };
