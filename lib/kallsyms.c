@@ -803,6 +803,36 @@ int kt_kallsyms__find(struct kt_kallsyms *k, const char *name, uint64_t *addr, c
 	return 0;
 }
 
+/*
+ * The dump's names against the vmlinux's own symbol table (the target's
+ * symbols when kallsyms_else is set): every name kallsyms lists is a
+ * symbol of the vmlinux it was built into, so a name the vmlinux lacks
+ * was decoded wrong. A damaged token that keeps its NUL (a letter
+ * overwritten) still decodes, to names that look like names, and every
+ * name using that token is wrong: up to KALLSYMS_SAMPLE names spread
+ * over the table are asked. Return the number asked that the vmlinux
+ * does not know (the first of them in @bad), 0 when all are known.
+ */
+#define KALLSYMS_SAMPLE 4096
+static uint32_t names_unknown(struct kt_kallsyms *k, const struct kt_target *t, char *bad,
+			      size_t badsz, uint32_t *asked)
+{
+	uint32_t step = k->num > KALLSYMS_SAMPLE ? k->num / KALLSYMS_SAMPLE : 1, i, n = 0;
+	uint64_t a;
+
+	*asked = 0;
+	for (i = 0; i < k->num; i += step) {
+		const char *name = name_of(k, i);
+
+		(*asked)++;
+		if (!t_symbol(t, name, &a))
+			continue;
+		if (!n++)
+			snprintf(bad, badsz, "%s", name);
+	}
+	return n;
+}
+
 static struct kt_kallsyms *kallsyms(struct kt_session *s)
 {
 	char why[256];
@@ -812,6 +842,18 @@ static struct kt_kallsyms *kallsyms(struct kt_session *s)
 		return s->kallsyms;
 	s->kallsyms_tried = true;
 	s->kallsyms = kt_kallsyms__load(&s->t);
+	if (s->kallsyms && s->kallsyms_else) {
+		char bad[128];
+		uint32_t asked, n = names_unknown(s->kallsyms, &s->t, bad, sizeof(bad), &asked);
+
+		if (!n)
+			return s->kallsyms;
+		kt_kallsyms__free(s->kallsyms);
+		s->kallsyms = NULL;
+		kt_err(EBADMSG, "%u of %u names asked are not symbols of the vmlinux, the first "
+				"'%.60s': the tables are damaged", n, asked, bad);
+		errno = EBADMSG;
+	}
 	if (s->kallsyms)
 		return s->kallsyms;
 	e = errno;
