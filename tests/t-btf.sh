@@ -220,8 +220,9 @@ if [ -f "$VMCORES/ksid/case.env" ] && [ -f "$D/kallsyms-hole-7.elf" ]; then
 		"kallsyms_offsets at 0x[0-9a-f]+: the addresses are out of order at [0-9]+ places? \(the first: symbol [0-9]+ at 0x[0-9a-f]+ after 0x[0-9a-f]+\): the tables are damaged"
 	# a letter of a token changed, its NUL kept: the table decodes, to
 	# names the vmlinux does not have. With -x they are asked of the
-	# vmlinux and the table refused; from the dump alone, exit 0 only
-	# with the kernel's own lines
+	# vmlinux and the table refused; from the dump alone nothing tells
+	# (a known limit, docs/support.md): exit 0 only with the kernel's own
+	# lines (the names the trace prints do not use the damaged token)
 	if [ -f "$D/kallsyms-letter-7.elf" ]; then
 		want=("the dump's kallsyms cannot be decoded \([1-9][0-9]* of [0-9]+ names asked are not symbols of the vmlinux, the first '[^']+': the tables are damaged\): symbols from the vmlinux's symbol table")
 		if expect kallsyms-letter-7-x 10 -x "$VMLINUX" "$D/kallsyms-letter-7.elf"; then
@@ -234,7 +235,9 @@ if [ -f "$VMCORES/ksid/case.env" ] && [ -f "$D/kallsyms-hole-7.elf" ]; then
 		run kallsyms-letter-7-alone --from-dump "$D/kallsyms-letter-7.elf"
 		if [ $rc = 0 ] && ! cmp -s <(grep -v '^#' "$tmp/kallsyms-letter-7-alone.out") <(grep -v '^#' "$tmp/ref.out"); then
 			nok "kallsyms-letter-7: --from-dump: status 0 with lines the kernel did not print: $(first_diff <(grep -v '^#' "$tmp/ref.out") <(grep -v '^#' "$tmp/kallsyms-letter-7-alone.out"))"
-		elif [ $rc = 0 ] || { [ $rc = 10 ] || [ $rc = 4 ]; } && grep -q 'damaged' "$tmp/kallsyms-letter-7-alone.err"; then
+		elif [ $rc = 0 ]; then
+			ok "kallsyms-letter-7: --from-dump: status 0, the kernel's lines (no name printed uses the damaged token)"
+		elif { [ $rc = 10 ] || [ $rc = 4 ]; } && grep -q 'damaged' "$tmp/kallsyms-letter-7-alone.err"; then
 			ok "kallsyms-letter-7: --from-dump: status $rc: $(grep -m1 -o 'kallsyms.*damaged' "$tmp/kallsyms-letter-7-alone.err" | cut -c1-200)"
 		else
 			nok "kallsyms-letter-7: --from-dump: status $rc: $(head -c 300 "$tmp/kallsyms-letter-7-alone.err" | tr '\n' ' ')"
