@@ -661,6 +661,9 @@ void kx_dump__target(struct kx_dump *d, struct kt_target *t)
 		t->flags |= KT_TARGET_BLOCKS_MT;
 	}
 	t->symbol = target_symbol;
+	/* the vmlinux's .symtab: the dump's kallsyms names are asked of it */
+	if (d->symtab)
+		t->flags |= KT_TARGET_SYMTAB;
 	t->member = target_member;
 	t->type_size = target_type_size;
 	t->enumerator = target_enumerator;

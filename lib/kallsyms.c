@@ -50,6 +50,7 @@ struct kt_kallsyms {
 	uint32_t *by_name;	/* indexes sorted by name, built on first find */
 	uint64_t text;		/* _text: below it are per-CPU offsets, not code */
 	uint64_t serial;	/* names this table for lookup_cache */
+	uint64_t names_end;	/* the first byte after kallsyms_names (load_names()) */
 };
 
 /*
@@ -326,6 +327,7 @@ static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 		if (out < 2)
 			goto empty;
 	}
+	k->names_end = names + q->pos;
 	err = 0;
 	goto out;
 unreadable:
@@ -445,6 +447,163 @@ static int all_names(struct kt_kallsyms *k)
 	}
 	__atomic_store_n(&k->pool, pool, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/*
+ * 6.1+ kallsyms_seqs_of_names ("kallsyms: Improve the performance of
+ * kallsyms_lookup_name()"): the symbols' indexes in name order, 3 bytes
+ * each, most significant first (get_symbol_seq()), sorted by strcmp() of
+ * the names without their type letter (scripts/kallsyms.c
+ * compare_names(); ties by index). VMCOREINFO does not list it and
+ * kallsyms does not name its own tables; where it is has moved: after
+ * kallsyms_markers (6.1), after kallsyms_relative_base (6.12), after
+ * kallsyms_offsets (7.x, no base). Each place is tried; the one holding a
+ * permutation of 0..num-1 is the table (no other bytes are one).
+ *
+ * A damaged token that kept its NUL decodes to names that still look
+ * like names, from the dump alone nothing else tells: those names are
+ * out of this order. 0 when in order or when no table is found (before
+ * 6.1), -EBADMSG said.
+ */
+static int check_name_order(const struct kt_target *t, struct kt_kallsyms *k)
+{
+	uint64_t cand[8], sym, seqs = 0;
+	uint32_t num = k->num, i, nc = 0, bad = 0, first = 0;
+	size_t len = (size_t)num * 3;
+	uint8_t *b = malloc(len), *seen = malloc((num + 7) / 8);
+	int err = 0, a;
+
+	if (!b || !seen) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (!t_symbol(t, "kallsyms_offsets", &sym)) {
+		cand[nc++] = sym + 4ull * num;
+		cand[nc++] = (sym + 4ull * num + 7) & ~7ull;
+	}
+	if (!t_symbol(t, "kallsyms_relative_base", &sym))
+		cand[nc++] = sym + 8;
+	for (a = 4; a <= 8; a += 4) {
+		uint64_t m = (k->names_end + a - 1) & ~(uint64_t)(a - 1);
+
+		m += 4ull * ((num + 255) / 256);
+		cand[nc++] = m;
+		cand[nc++] = (m + 7) & ~7ull;
+	}
+	for (i = 0; i < nc && !seqs; i++) {
+		uint32_t j;
+
+		if (t_read(t, cand[i], b, len))
+			continue;
+		memset(seen, 0, (num + 7) / 8);
+		for (j = 0; j < num; j++) {
+			uint32_t v = (uint32_t)b[3 * j] << 16 | b[3 * j + 1] << 8 | b[3 * j + 2];
+
+			if (v >= num || seen[v / 8] & (1u << (v % 8)))
+				break;
+			seen[v / 8] |= (uint8_t)(1u << (v % 8));
+		}
+		if (j == num)
+			seqs = cand[i];
+	}
+	if (!seqs)
+		goto out;
+	err = all_names(k);
+	if (err)
+		goto out;
+	for (i = 0; i + 1 < num; i++) {
+		uint32_t x = (uint32_t)b[3 * i] << 16 | b[3 * i + 1] << 8 | b[3 * i + 2];
+		uint32_t y = (uint32_t)b[3 * i + 3] << 16 | b[3 * i + 4] << 8 | b[3 * i + 5];
+		const char *nx = k->pool + k->name_off[x], *ny = k->pool + k->name_off[y];
+
+		/* Clang LTO's promoted names: some kernels sorted them cut at ".llvm." */
+		if (strcmp(nx, ny) <= 0 || strstr(nx, ".llvm.") || strstr(ny, ".llvm."))
+			continue;
+		if (!bad++)
+			first = i;
+	}
+	if (bad) {
+		uint32_t x = (uint32_t)b[3 * first] << 16 | b[3 * first + 1] << 8 | b[3 * first + 2];
+		uint32_t y = (uint32_t)b[3 * first + 3] << 16 | b[3 * first + 4] << 8 |
+			     b[3 * first + 5];
+
+		err = kt_err(EBADMSG, "kallsyms_seqs_of_names at 0x%llx: the decoded names are out of "
+				      "the kernel's name order at %u place%s (the first: '%.48s' before "
+				      "'%.48s'): the tables are damaged", (unsigned long long)seqs, bad,
+			     bad == 1 ? "" : "s", k->pool + k->name_off[x], k->pool + k->name_off[y]);
+	}
+out:
+	free(b);
+	free(seen);
+	return err;
+}
+
+/*
+ * The dump's names against the kernel's whole symbol table (@t's, with
+ * KT_TARGET_SYMTAB: the vmlinux's .symtab or System.map): every name
+ * kallsyms lists is a symbol of the kernel it was built into, so a name
+ * the table lacks was decoded wrong. A damaged token that keeps its NUL
+ * (a letter overwritten) still decodes, to names that look like names,
+ * and every name using that token is wrong: up to KALLSYMS_SAMPLE names
+ * spread over the table are asked. 0, or -EBADMSG said.
+ */
+#define KALLSYMS_SAMPLE 4096
+/*
+ * A name System.map keeps too: scripts/mksysmap leaves out local labels
+ * (.LC0, which 5.10's kallsyms lists), the types a, N, U and w, arm's
+ * mapping symbols ($x), and the prefixes and suffixes below; a plain C
+ * identifier of another type is in both tables. A letter changed in a
+ * token keeps an identifier an identifier.
+ */
+static bool askable(const char *name)
+{
+	static const char *const skip[] = { "__efistub_", "__pi_", "__kvm_nvhe_",
+					    "__kcfi_typeid_", "__AArch64", "__ARM" };
+	const char *p;
+	size_t i;
+
+	if (strchr("aNUw", name[-1]) ||
+	    !((*name >= 'A' && *name <= 'Z') || (*name >= 'a' && *name <= 'z') || *name == '_'))
+		return false;
+	for (p = name; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return false;
+	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strncmp(name, skip[i], strlen(skip[i])))
+			return false;
+	if (strstr(name, "Thunk_") || strstr(name, "_veneer") || strstr(name, "_from_arm") ||
+	    strstr(name, "_from_thumb"))
+		return false;
+	return true;
+}
+
+static int check_names_known(const struct kt_target *t, struct kt_kallsyms *k)
+{
+	uint32_t step = k->num > KALLSYMS_SAMPLE ? k->num / KALLSYMS_SAMPLE : 1, i, n = 0, asked = 0;
+	const char *bad = NULL;
+	uint64_t a;
+
+	/* a caller's struct that ends before flags promises nothing */
+	if (t->sz < offsetof(struct kt_target, flags) + sizeof(t->flags) ||
+	    !(t->flags & KT_TARGET_SYMTAB))
+		return 0;
+	for (i = 0; i < k->num; i += step) {
+		const char *name = name_of(k, i);
+
+		if (!askable(name))
+			continue;
+		asked++;
+		if (!t_symbol(t, name, &a))
+			continue;
+		if (!n++)
+			bad = name;
+	}
+	if (!n)
+		return 0;
+	return kt_err(EBADMSG, "%u of %u names asked are not in the kernel's symbol table (the "
+			       "vmlinux's or System.map), the first '%.60s': the tables are damaged",
+		      n, asked, bad);
 }
 
 static int load_addrs(const struct kt_target *s, struct kt_kallsyms *k)
@@ -610,6 +769,10 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 	err = load_names(t, k);
 	if (!err)
 		err = load_addrs(t, k);
+	if (!err)
+		err = check_name_order(t, k);
+	if (!err)
+		err = check_names_known(t, k);
 	if (err == -ENOMEM)
 		goto nomem;
 	if (err) {
@@ -803,36 +966,6 @@ int kt_kallsyms__find(struct kt_kallsyms *k, const char *name, uint64_t *addr, c
 	return 0;
 }
 
-/*
- * The dump's names against the vmlinux's own symbol table (the target's
- * symbols when kallsyms_else is set): every name kallsyms lists is a
- * symbol of the vmlinux it was built into, so a name the vmlinux lacks
- * was decoded wrong. A damaged token that keeps its NUL (a letter
- * overwritten) still decodes, to names that look like names, and every
- * name using that token is wrong: up to KALLSYMS_SAMPLE names spread
- * over the table are asked. Return the number asked that the vmlinux
- * does not know (the first of them in @bad), 0 when all are known.
- */
-#define KALLSYMS_SAMPLE 4096
-static uint32_t names_unknown(struct kt_kallsyms *k, const struct kt_target *t, char *bad,
-			      size_t badsz, uint32_t *asked)
-{
-	uint32_t step = k->num > KALLSYMS_SAMPLE ? k->num / KALLSYMS_SAMPLE : 1, i, n = 0;
-	uint64_t a;
-
-	*asked = 0;
-	for (i = 0; i < k->num; i += step) {
-		const char *name = name_of(k, i);
-
-		(*asked)++;
-		if (!t_symbol(t, name, &a))
-			continue;
-		if (!n++)
-			snprintf(bad, badsz, "%s", name);
-	}
-	return n;
-}
-
 static struct kt_kallsyms *kallsyms(struct kt_session *s)
 {
 	char why[256];
@@ -842,18 +975,6 @@ static struct kt_kallsyms *kallsyms(struct kt_session *s)
 		return s->kallsyms;
 	s->kallsyms_tried = true;
 	s->kallsyms = kt_kallsyms__load(&s->t);
-	if (s->kallsyms && s->kallsyms_else) {
-		char bad[128];
-		uint32_t asked, n = names_unknown(s->kallsyms, &s->t, bad, sizeof(bad), &asked);
-
-		if (!n)
-			return s->kallsyms;
-		kt_kallsyms__free(s->kallsyms);
-		s->kallsyms = NULL;
-		kt_err(EBADMSG, "%u of %u names asked are not symbols of the vmlinux, the first "
-				"'%.60s': the tables are damaged", n, asked, bad);
-		errno = EBADMSG;
-	}
 	if (s->kallsyms)
 		return s->kallsyms;
 	e = errno;

@@ -305,7 +305,9 @@ out:
 /* The dump's kallsyms; checked against vmcoreinfo's init_uts_ns */
 static int load_kallsyms(struct kx_indump *x, int verbose)
 {
-	struct kt_target t = { .sz = sizeof(t), .priv = x, .read = x_read, .symbol = x_symbol };
+	/* with a System.map, the names decoded are asked of it */
+	struct kt_target t = { .sz = sizeof(t), .priv = x, .read = x_read, .symbol = x_symbol,
+			       .flags = x->map ? KT_TARGET_SYMTAB : 0 };
 	uint64_t a, b;
 	double t0 = now_ms();
 	int err;
@@ -391,6 +393,9 @@ int kx_indump__attach(struct kx_dump *d, const struct kx_indump_opts *o,
 	t->read = x_read;
 	t->read_blocks = x->dt.read_blocks ? x_read_blocks : NULL;
 	t->flags = x->dt.flags & KT_TARGET_BLOCKS_MT;
+	/* a System.map: the session's own decoding checks names against it too */
+	if (x->map)
+		t->flags |= KT_TARGET_SYMTAB;
 	t->symbol = x_symbol;
 	t->member = x_member;
 	t->type_size = x_type_size;

@@ -159,6 +159,11 @@ struct kt_kallsyms;
  *     with kallsyms_relative_base (or kallsyms_addresses) are; v6.0+
  *     lists them in VMCOREINFO
  *
+ * Damage that still decodes is refused: a token index that does not
+ * follow the tokens, addresses out of order, names out of the order of
+ * kallsyms_seqs_of_names (6.1+), and, when @t has KT_TARGET_SYMTAB, names
+ * its symbol table does not know.
+ *
  * Returns NULL and sets errno on failure (ENOENT: @t does not know the
  * tables; EFAULT: they cannot be read; EBADMSG: they are damaged), the
  * message naming table and address in kt_last_error().

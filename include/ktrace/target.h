@@ -113,6 +113,13 @@ struct kt_target {
  * misread. A target that cannot tell leaves it clear.
  */
 #define KT_TARGET_BIG_ENDIAN	(1u << 1)
+/*
+ * symbol() answers from the kernel's whole symbol table (the vmlinux's
+ * .symtab, or its System.map), not from the dump's own kallsyms: the
+ * names kt_kallsyms__load() decodes are asked of it, and a table with
+ * names it does not know is refused as damaged (EBADMSG).
+ */
+#define KT_TARGET_SYMTAB	(1u << 2)
 
 #ifdef __cplusplus
 }
