@@ -386,7 +386,8 @@ static uint32_t comp_len_of(const struct kt_kallsyms *k, uint32_t i)
 static const char *name_of(struct kt_kallsyms *k, uint32_t i)
 {
 	const char *pool = __atomic_load_n(&k->pool, __ATOMIC_ACQUIRE), *p;
-	char *n, *expect = NULL;
+	const char *expect = NULL;
+	char *n;
 
 	if (pool)
 		return pool + k->name_off[i];
@@ -395,7 +396,7 @@ static const char *name_of(struct kt_kallsyms *k, uint32_t i)
 		return p;
 	n = malloc((size_t)comp_len_of(k, i) * k->maxtl + 1);
 	if (!n)
-		return "??" + 1;
+		return &"??"[1];	/* a type letter before it, as every name has */
 	expand(k, i, n);
 	if (!__atomic_compare_exchange_n(&k->lazy[i], &expect, n + 1, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
