@@ -156,6 +156,7 @@ struct kt_event {
 	int sc_nb_args, sc_nr;
 	/* 6.19+: arguments whose user space data the record holds (bit i: args[i]) */
 	bool sc_user;		/* the 6.19+ printer */
+	bool sc_0x;		/* 6.18+: values under 10 in decimal, others "0x%lx" */
 	unsigned sc_user_mask;
 	int sc_user_arg_size;	/* the argument holding an array's length; < 0 or str: a string */
 	bool sc_user_is_str;

@@ -151,6 +151,25 @@ static void syscall_meta(struct kt_session *s, struct kt_event *e)
 	    kt_read_member(s, meta, &l->sm_types, &types))
 		goto bad;
 	e->sc_nb_args = (int)nb;
+	/*
+	 * 6.18 ("tracing: Have syscall trace events show "0x" for values
+	 * greater than 10"): a value under 10 in decimal, the others with
+	 * "0x". Nothing in the dump's data tells it (the print fmt is the
+	 * same): the release does, or 6.19's user_mask beside it.
+	 */
+	if (l->sm_user_mask.present) {
+		e->sc_0x = true;
+	} else {
+		const char *r = kt_session__release(s);
+		unsigned int major, minor;
+
+		if (!r || sscanf(r, "%u.%u", &major, &minor) != 2) {
+			e->dyn_bad = strdup("the kernel's release is not known, and 6.18 changed how "
+					    "syscall arguments are printed");
+			return;
+		}
+		e->sc_0x = major > 6 || (major == 6 && minor >= 18);
+	}
 	if (!nb)
 		return;
 	if (l->sm_user_mask.present && syscall_user(s, e, meta))
@@ -703,7 +722,8 @@ static int syscall_render_user(const struct kt_event *e, struct tep_event *ev,
 
 /*
  * print_syscall_enter() and print_syscall_exit() (kernel/trace/
- * trace_syscalls.c; enter up to 6.18): "sys_write(fd: 1, buf: 55d0,
+ * trace_syscalls.c; enter before 6.19's user data): "sys_write(fd: 1,
+ * buf: 55d0, count: 5)", since 6.18 "sys_write(fd: 1, buf: 0x55d0,
  * count: 5)" (the verbose option puts each type before its name),
  * "sys_write -> 0x5".
  * The kernel prints the metadata of the record's syscall number; a record
@@ -736,10 +756,15 @@ static int syscall_render(const struct kt_event *e, struct tep_event *ev, struct
 
 		if (!ok)
 			return -EBADMSG;
+		if (i)
+			trace_seq_puts(q, ", ");
 		if (o->verbose)
 			trace_seq_printf(q, "%s ", e->sc_types[i]);
-		trace_seq_printf(q, "%s: %llx%s", e->sc_args[i], (unsigned long long)v,
-				 i == e->sc_nb_args - 1 ? "" : ", ");
+		if (e->sc_0x)
+			trace_seq_printf(q, v < 10 ? "%s: %llu" : "%s: 0x%llx", e->sc_args[i],
+					 (unsigned long long)v);
+		else
+			trace_seq_printf(q, "%s: %llx", e->sc_args[i], (unsigned long long)v);
 	}
 	trace_seq_putc(q, ')');
 	return 0;
