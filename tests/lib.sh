@@ -19,7 +19,8 @@ signalled() {
 # cases: every generated case directory with a case.env and a trace in it
 # (the tracing-off case, NOTRACE=1, has its own test: t-notrace.sh; so do
 # the cases of another recorder, RING_TRUTH=name: t-krec.sh; and the
-# kernels without a vmlinux, DUMP_ALONE=1: t-dumpalone.sh, dump_alone_cases)
+# kernels without a vmlinux, DUMP_ALONE=1: dump_alone_cases, which t-truth
+# and t-dumpalone.sh read with --from-dump)
 # Only cases whose recipe is in this tree count: the cache is shared with
 # other checkouts (a branch's experiments, an older tree), and a case left
 # there without its recipe here says nothing about this code.
@@ -147,6 +148,12 @@ dump_alone_cases() {
 		sanitize_pick "$(basename "$(dirname "$d")")" || continue
 		basename "$(dirname "$d")"
 	done
+}
+# read_mode: RD, the arguments that give ktrace-extract the kernel's types
+# and symbols for the case whose case.env was sourced: its vmlinux, or the
+# dump alone (--from-dump: its BTF and kallsyms) for a DUMP_ALONE=1 case
+read_mode() {
+	if [ "${DUMP_ALONE:-}" = 1 ]; then RD=(--from-dump); else RD=(-x "$VMLINUX"); fi
 }
 # kdump_case: the first of cases() with a kdump-compressed dump (an amd64
 # case: another machine's fixtures are ELF alone); nothing when none has one
