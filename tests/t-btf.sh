@@ -94,7 +94,7 @@ done
 # a kernel without a -dbg package: no DWARF run to compare with (cases()
 # leaves it out); t-dumpalone.sh reads it
 for c in $(dump_alone_cases); do
-	skip "$c: no vmlinux (Debian ships no -dbg package of its kernel): read from the dump alone by t-dumpalone.sh"
+	skip "$c: no vmlinux (Debian ships no -dbg package of its kernel): no DWARF run to compare with (t-truth and t-dumpalone read it from the dump alone)"
 done
 [ $n = 0 ] && { echo "skip - no vmcore fixtures with BTF in $VMCORES (run scripts/make-vmcores)"; exit 77; }
 
