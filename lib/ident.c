@@ -118,6 +118,14 @@ const char *kt_session__release(struct kt_session *s)
 	return s->release;
 }
 
+/* see internal.h */
+int kt_ident__version(struct kt_session *s, unsigned int *major, unsigned int *minor)
+{
+	const char *r = kt_session__release(s);
+
+	return r && sscanf(r, "%u.%u", major, minor) == 2 ? 0 : -ENOENT;
+}
+
 const char *kt_session__build_id(struct kt_session *s)
 {
 	load(s);

@@ -492,6 +492,8 @@ void kt_panic__load(struct kt_session *s);
 void kt_ident__free(struct kt_session *s);
 /* the kernel's PAGE_SIZE as its VMCOREINFO says (PAGESIZE=); 0: not said */
 uint32_t kt_ident__page_size(struct kt_session *s);
+/* the release's version ("6.18.15+deb13-..." is 6, 18); -ENOENT: not known */
+int kt_ident__version(struct kt_session *s, unsigned int *major, unsigned int *minor);
 void kt_buffer__free(struct kt_buffer *b);
 /*
  * bootmap.c: whether @b's trace array still holds the previous boot's

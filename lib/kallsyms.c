@@ -466,6 +466,11 @@ static int all_names(struct kt_kallsyms *k)
  * out of this order. 0 when in order or when no table is found (before
  * 6.1), -EBADMSG said.
  */
+static inline uint32_t seq_at(const uint8_t *b, uint32_t i)
+{
+	return (uint32_t)b[3 * i] << 16 | (uint32_t)b[3 * i + 1] << 8 | b[3 * i + 2];
+}
+
 static int check_name_order(const struct kt_target *t, struct kt_kallsyms *k)
 {
 	uint64_t cand[8], sym, seqs = 0;
@@ -498,7 +503,7 @@ static int check_name_order(const struct kt_target *t, struct kt_kallsyms *k)
 			continue;
 		memset(seen, 0, (num + 7) / 8);
 		for (j = 0; j < num; j++) {
-			uint32_t v = (uint32_t)b[3 * j] << 16 | b[3 * j + 1] << 8 | b[3 * j + 2];
+			uint32_t v = seq_at(b, j);
 
 			if (v >= num || seen[v / 8] & (1u << (v % 8)))
 				break;
@@ -513,9 +518,8 @@ static int check_name_order(const struct kt_target *t, struct kt_kallsyms *k)
 	if (err)
 		goto out;
 	for (i = 0; i + 1 < num; i++) {
-		uint32_t x = (uint32_t)b[3 * i] << 16 | b[3 * i + 1] << 8 | b[3 * i + 2];
-		uint32_t y = (uint32_t)b[3 * i + 3] << 16 | b[3 * i + 4] << 8 | b[3 * i + 5];
-		const char *nx = k->pool + k->name_off[x], *ny = k->pool + k->name_off[y];
+		const char *nx = k->pool + k->name_off[seq_at(b, i)];
+		const char *ny = k->pool + k->name_off[seq_at(b, i + 1)];
 
 		/* Clang LTO's promoted names: some kernels sorted them cut at ".llvm." */
 		if (strcmp(nx, ny) <= 0 || strstr(nx, ".llvm.") || strstr(ny, ".llvm."))
@@ -523,16 +527,12 @@ static int check_name_order(const struct kt_target *t, struct kt_kallsyms *k)
 		if (!bad++)
 			first = i;
 	}
-	if (bad) {
-		uint32_t x = (uint32_t)b[3 * first] << 16 | b[3 * first + 1] << 8 | b[3 * first + 2];
-		uint32_t y = (uint32_t)b[3 * first + 3] << 16 | b[3 * first + 4] << 8 |
-			     b[3 * first + 5];
-
+	if (bad)
 		err = kt_err(EBADMSG, "kallsyms_seqs_of_names at 0x%llx: the decoded names are out of "
 				      "the kernel's name order at %u place%s (the first: '%.48s' before "
 				      "'%.48s'): the tables are damaged", (unsigned long long)seqs, bad,
-			     bad == 1 ? "" : "s", k->pool + k->name_off[x], k->pool + k->name_off[y]);
-	}
+			     bad == 1 ? "" : "s", k->pool + k->name_off[seq_at(b, first)],
+			     k->pool + k->name_off[seq_at(b, first + 1)]);
 out:
 	free(b);
 	free(seen);

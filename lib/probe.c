@@ -160,10 +160,9 @@ static void syscall_meta(struct kt_session *s, struct kt_event *e)
 	if (l->sm_user_mask.present) {
 		e->sc_0x = true;
 	} else {
-		const char *r = kt_session__release(s);
 		unsigned int major, minor;
 
-		if (!r || sscanf(r, "%u.%u", &major, &minor) != 2) {
+		if (kt_ident__version(s, &major, &minor)) {
 			e->dyn_bad = strdup("the kernel's release is not known, and 6.18 changed how "
 					    "syscall arguments are printed");
 			return;

@@ -97,19 +97,17 @@ static void build_headers(struct kt_session *s)
 static void newer_kernel(struct kt_session *s)
 {
 	unsigned int major, minor;
-	const char *r;
 	uint64_t a;
 
 	/* no VMCOREINFO to tell the release (a fake kernel): nothing to say */
 	if (kt_symbol(s, "vmcoreinfo_data", &a) && kt_symbol(s, "vmcoreinfo_note", &a))
 		return;
-	r = kt_session__release(s);
-	if (!r || sscanf(r, "%u.%u", &major, &minor) != 2)
+	if (kt_ident__version(s, &major, &minor))
 		return;
 	if (major > KT_NEWEST_MAJOR || (major == KT_NEWEST_MAJOR && minor > KT_NEWEST_MINOR))
 		kt_warn(s, "kernel %s is newer than the newest ktrace is tested on (%d.%d): "
-			   "what it cannot read or render is said and counted", r, KT_NEWEST_MAJOR,
-			KT_NEWEST_MINOR);
+			   "what it cannot read or render is said and counted",
+			kt_session__release(s), KT_NEWEST_MAJOR, KT_NEWEST_MINOR);
 }
 
 const char *kt_session__ftrace_error(const struct kt_session *s)

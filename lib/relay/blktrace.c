@@ -165,10 +165,10 @@ static int write_cpu(struct kt_session *s, struct kt_relay_chan *c, int buf, con
 			o.partly_read ? " (the first partly read by blktrace)" : "",
 			buf >= 0 && c->bufs[buf].damaged ? " (its buffer was refused)" : "");
 	/* after 6.12 (6.12 not, 7.2 so) tracepoints run preemptible (SRCU):
-	 * __blk_add_trace() takes
-	 * cpu and that CPU's sequence, then relay_reserve() writes to the
-	 * buffer of the CPU it migrated to; blkparse drops such a record
-	 * ("cpu N trace info has error cpu M"), in the daemon's files too */
+	 * __blk_add_trace() takes cpu and that CPU's sequence, then
+	 * relay_reserve() writes to the buffer of the CPU it migrated to;
+	 * blkparse drops such a record ("cpu N trace info has error cpu M"),
+	 * in the daemon's files too */
 	if (log && o.foreign)
 		fprintf(log, "%s: %llu record%s stamped with another CPU (the kernel wrote "
 			     "%s to this CPU's buffer after a migration; blkparse drops %s)\n",
