@@ -179,11 +179,26 @@ all_cases() {
 }
 finish() { [ "$FAILED" = 0 ]; exit $?; }
 # ring_cases NAME: the cases whose truth is recorder NAME's own rendering
+# (the tier's pick, as cases())
 ring_cases() {
 	local d
 	for d in "$VMCORES"/*/case.env; do
-		[ -f "$d" ] && has_recipe "$d" && grep -q "^RING_TRUTH=$1\$" "$d" &&
-			basename "$(dirname "$d")"
+		[ -f "$d" ] && has_recipe "$d" && grep -q "^RING_TRUTH=$1\$" "$d" || continue
+		sanitize_pick "$(basename "$(dirname "$d")")" || continue
+		basename "$(dirname "$d")"
+	done
+}
+# tier_recipes: the recipes the tier's tests read (made or not): what
+# tests/run-tests.sh asks scripts/make-vmcores for, so that make check on
+# a fresh machine makes its pick and not every case of make check-full
+tier_recipes() {
+	local r c
+	for r in "$KTRACE_RECIPES"/*.recipe; do
+		grep -q '^EXPLICIT=1' "$r" && continue
+		c=$(basename "$r" .recipe)
+		[ -z "${KTRACE_CASES:-}" ] || [[ " $KTRACE_CASES " == *" $c "* ]] || continue
+		sanitize_pick "$c" || continue
+		echo "$c"
 	done
 }
 

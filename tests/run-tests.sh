@@ -112,9 +112,13 @@ run_all() {
 }
 
 if [ -z "${KTRACE_NO_FIXTURES:-}" ] && [ -x scripts/make-vmcores ]; then
-	echo "== generating missing vmcore fixtures"
+	# the tier's pick (make check: tests/lib.sh tier_recipes), every
+	# recipe in make check-full
+	picked=$(. tests/lib.sh && tier_recipes) || picked=
+	echo "== generating missing vmcore fixtures ($(echo "$picked" | wc -w) of $(scripts/make-vmcores --list | wc -l) cases: the ${KTRACE_TIER:-core} tier's)"
 	# a fixture that cannot be made is a failure, not tests that skip
-	if ! scripts/make-vmcores; then
+	# shellcheck disable=SC2086
+	if [ -z "$picked" ] || ! scripts/make-vmcores $picked; then
 		echo "[make-vmcores] not ok - fixture generation failed (its messages above); the tests of the missing cases skip"
 		failures+=("[make-vmcores] not ok - fixture generation failed")
 		fail=$((fail + 1))
