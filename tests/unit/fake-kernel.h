@@ -242,6 +242,11 @@ struct fk_sym {
 	uint64_t addr;
 };
 
+struct fk_enum {
+	const char *name;
+	int64_t value;
+};
+
 struct fk_kernel {
 	struct fk_region regions[FK_MAX_REGIONS];
 	int nr_regions;
@@ -258,6 +263,12 @@ struct fk_kernel {
 	/* the platform: ring pages of page_size (0: FK_PAGE); what the target says */
 	uint32_t page_size, target_page_size;
 	unsigned int target_flags;
+	/* a real kernel's answers beside the made-up layouts (test-excerpts:
+	 * the TRACE_FLAG_* values and the members that decide the columns) */
+	const struct fk_member *more_members;
+	int nr_more_members;
+	const struct fk_enum *enums;
+	int nr_enums;
 };
 
 /* the fake kernel's PAGE_SIZE */
@@ -323,10 +334,15 @@ static FK_UNUSED int fk_member_in(const struct fk_member *tab, size_t n, const c
 static FK_UNUSED int fk_member(void *priv, const char *type, const char *member,
 			       uint64_t *off, uint64_t *size)
 {
+	struct fk_kernel *k = priv;
+
 	if (!fk_member_in(fk_members, sizeof(fk_members) / sizeof(fk_members[0]), type, member,
 			  off, size))
 		return 0;
-	if (!((struct fk_kernel *)priv)->bootmap)
+	if (k->nr_more_members &&
+	    !fk_member_in(k->more_members, (size_t)k->nr_more_members, type, member, off, size))
+		return 0;
+	if (!k->bootmap)
 		return -ENOENT;
 	return fk_member_in(fk_bootmap_members,
 			    sizeof(fk_bootmap_members) / sizeof(fk_bootmap_members[0]), type, member,
@@ -335,7 +351,16 @@ static FK_UNUSED int fk_member(void *priv, const char *type, const char *member,
 
 static FK_UNUSED int fk_enumerator(void *priv, const char *name, int64_t *value)
 {
-	if (((struct fk_kernel *)priv)->bootmap && !strcmp(name, "TRACE_ARRAY_FL_LAST_BOOT")) {
+	struct fk_kernel *k = priv;
+	int i;
+
+	for (i = 0; i < k->nr_enums; i++) {
+		if (!strcmp(k->enums[i].name, name)) {
+			*value = k->enums[i].value;
+			return 0;
+		}
+	}
+	if (k->bootmap && !strcmp(name, "TRACE_ARRAY_FL_LAST_BOOT")) {
 		*value = FK_TRACE_ARRAY_FL_LAST_BOOT;
 		return 0;
 	}
@@ -364,7 +389,7 @@ static FK_UNUSED void fk_target(struct fk_kernel *k, struct kt_target *t)
 	t->symbol = fk_symbol;
 	t->member = fk_member;
 	t->type_size = fk_type_size;
-	t->enumerator = k->bootmap ? fk_enumerator : NULL;
+	t->enumerator = k->bootmap || k->nr_enums ? fk_enumerator : NULL;
 	t->page_size = k->target_page_size;
 	t->flags = k->target_flags;
 }
@@ -509,7 +534,7 @@ static FK_UNUSED struct fk_kernel *fk_new(int nr_cpus, struct fk_buffer *global)
 static FK_UNUSED void fk_instance(struct fk_kernel *k, const char *name, struct fk_buffer *b,
 				  int nr_cpus)
 {
-	uint64_t head, last;
+	uint64_t head = 0, last;
 
 	fk_symbol(k, "ftrace_trace_arrays", &head);
 	b->tr = fk_alloc(k, TR_SIZE);

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Kernels' own lines, replayed on the fake kernel: each file of
+ * tests/unit/excerpts (scripts/make-excerpts, from the fixtures) holds
+ * events as a dump's event table gave them (id, fields, print fmt), records
+ * (buffer, CPU, time stamp, bytes) and, for each record, the line the
+ * kernel's /sys/kernel/tracing/trace printed for it. The fake kernel gets
+ * those events and records, libktrace renders them (text and JSON), and
+ * every kernel line must be there from its CPU column on: the CPU, the
+ * irqs-off/need-resched/hardirq/preempt columns, the time stamp, the event
+ * and its text. Nothing expected is ktrace's own output.
+ *
+ * usage: test-excerpts [DIR]   (default: tests/unit/excerpts, or
+ * $KTRACE_EXCERPTS)
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include "fake-check.h"
+
+#define MAX_EV 128
+#define MAX_FIELDS 48
+#define MAX_REC 512
+#define MAX_BUF 8
+#define MAX_CPU 64
+
+struct xev {
+	int id;
+	char *system, *name, *fmt;
+	struct fk_field f[MAX_FIELDS];
+	int nf;
+};
+
+struct xrec {
+	char *buf, *line;
+	int cpu, id;
+	uint64_t ts;
+	uint8_t *data;
+	uint32_t len;
+};
+
+#define MAX_FACTS 64
+
+struct excerpt {
+	char *kernel;
+	/* the kernel's answers (its profile's lines): TRACE_FLAG_* values, members, symbols */
+	struct fk_enum en[MAX_FACTS];
+	int nen;
+	struct fk_member mem[MAX_FACTS];
+	int nmem;
+	char *sym[MAX_FACTS];
+	uint64_t sym_addr[MAX_FACTS];
+	int nsym;
+	struct xev ev[MAX_EV];
+	int nev;
+	struct xrec rec[MAX_REC];
+	int nrec;
+};
+
+static void excerpt_free(struct excerpt *x)
+{
+	int i, j;
+
+	free(x->kernel);
+	for (i = 0; i < x->nen; i++)
+		free((char *)x->en[i].name);
+	for (i = 0; i < x->nmem; i++) {
+		free((char *)x->mem[i].type);
+		free((char *)x->mem[i].member);
+	}
+	for (i = 0; i < x->nsym; i++)
+		free(x->sym[i]);
+	for (i = 0; i < x->nev; i++) {
+		free(x->ev[i].system);
+		free(x->ev[i].name);
+		free(x->ev[i].fmt);
+		for (j = 0; j < x->ev[i].nf; j++) {
+			free((char *)x->ev[i].f[j].type);
+			free((char *)x->ev[i].f[j].name);
+		}
+	}
+	for (i = 0; i < x->nrec; i++) {
+		free(x->rec[i].buf);
+		free(x->rec[i].line);
+		free(x->rec[i].data);
+	}
+}
+
+static int unhex(const char *h, uint8_t **out, uint32_t *len)
+{
+	size_t n = strlen(h), i;
+	uint8_t *d;
+
+	if (n % 2 || n / 2 > 4000)
+		return -1;
+	d = calloc(1, n / 2 + 4);
+	for (i = 0; i < n / 2; i++) {
+		unsigned v;
+
+		if (sscanf(h + 2 * i, "%2x", &v) != 1) {
+			free(d);
+			return -1;
+		}
+		d[i] = (uint8_t)v;
+	}
+	*out = d;
+	*len = (uint32_t)(n / 2);
+	return 0;
+}
+
+/* "enum\tNAME\tVALUE", "member\tTYPE\tMEMBER\tOFF\tSIZE" ("-": absent), "sym\tNAME\tADDR\t..." */
+static int fact(struct excerpt *x, char *l)
+{
+	char *v[6] = { 0 };
+	int n = 0;
+
+	for (char *p = strtok(l, "\t"); p && n < 6; p = strtok(NULL, "\t"))
+		v[n++] = p;
+	if (n >= 3 && !strcmp(v[0], "enum") && x->nen < MAX_FACTS) {
+		x->en[x->nen].name = strdup(v[1]);
+		x->en[x->nen++].value = strtoll(v[2], NULL, 0);
+	} else if (n >= 4 && !strcmp(v[0], "member") && !strcmp(v[3], "-")) {
+		/* absent in that kernel: the fake kernel does not have it either */
+	} else if (n >= 5 && !strcmp(v[0], "member") && x->nmem < MAX_FACTS) {
+		x->mem[x->nmem].type = strdup(v[1]);
+		x->mem[x->nmem].member = strdup(v[2]);
+		x->mem[x->nmem].off = (uint32_t)strtoul(v[3], NULL, 0);
+		x->mem[x->nmem++].size = (uint32_t)strtoul(v[4], NULL, 0);
+	} else if (n >= 3 && !strcmp(v[0], "sym") && x->nsym < MAX_FACTS) {
+		x->sym[x->nsym] = strdup(v[1]);
+		x->sym_addr[x->nsym++] = strtoull(v[2], NULL, 16);
+	} else if (n >= 2 && !strcmp(v[0], "nosym")) {
+		/* absent */
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads one excerpt file; 0, or -1 with a "not ok" said. */
+static int parse(const char *path, struct excerpt *x)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int lineno = 0, bad = 0;
+	struct xev *e = NULL;
+
+	memset(x, 0, sizeof(*x));
+	if (!f) {
+		CHECK(0, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	while (!bad && (n = getline(&line, &cap, f)) > 0) {
+		char a[64], b[64], c[128], hex[8200];
+		unsigned off, size;
+		int sig, pos = 0, cpu, id;
+		unsigned long long ts;
+
+		lineno++;
+		if (line[n - 1] == '\n')
+			line[--n] = 0;
+		if (!*line || *line == '#')
+			continue;
+		if (!strncmp(line, "kernel ", 7)) {
+			x->kernel = strdup(line + 7);
+		} else if (!strncmp(line, "fact\t", 5)) {
+			if (fact(x, line + 5)) {
+				bad = 1;
+				break;
+			}
+		} else if (sscanf(line, "event %d %63s %127s", &id, a, c) == 3) {
+			if (x->nev == MAX_EV) {
+				bad = 1;
+				break;
+			}
+			e = &x->ev[x->nev++];
+			e->id = id;
+			e->system = strdup(a);
+			e->name = strdup(c);
+		} else if (e && sscanf(line, "field %u %u %d %63s %n", &off, &size, &sig, b, &pos) == 4 &&
+			   pos) {
+			if (e->nf == MAX_FIELDS) {
+				bad = 1;
+				break;
+			}
+			e->f[e->nf].offset = off;
+			e->f[e->nf].size = size;
+			e->f[e->nf].is_signed = sig;
+			e->f[e->nf].name = strdup(b);
+			e->f[e->nf].type = strdup(line + pos);
+			e->nf++;
+		} else if (e && !strncmp(line, "fmt ", 4)) {
+			e->fmt = strdup(line + 4);
+		} else if (sscanf(line, "record %63s %d %llu %d %8199s", a, &cpu, &ts, &id, hex) == 5) {
+			struct xrec *r;
+
+			if (x->nrec == MAX_REC || cpu < 0 || cpu >= MAX_CPU) {
+				bad = 1;
+				break;
+			}
+			r = &x->rec[x->nrec];
+			if (unhex(hex, &r->data, &r->len) || r->len < 8) {
+				bad = 1;
+				break;
+			}
+			x->nrec++;
+			r->buf = strdup(a);
+			r->cpu = cpu;
+			r->ts = ts;
+			r->id = id;
+		} else if (!strncmp(line, "line ", 5) && x->nrec && !x->rec[x->nrec - 1].line) {
+			x->rec[x->nrec - 1].line = strdup(line + 5);
+		} else {
+			bad = 1;
+		}
+	}
+	free(line);
+	fclose(f);
+	if (bad || !x->kernel || !x->nrec) {
+		CHECK(0, "%s: line %d: not an excerpt (scripts/make-excerpts writes them)", path,
+		      lineno);
+		excerpt_free(x);
+		return -1;
+	}
+	return 0;
+}
+
+/* The kernel's line from its CPU column on ("[001] d..2.     2.078318: ..."). */
+static const char *from_cpu(const char *line)
+{
+	const char *p = strstr(line, "] ");
+
+	while (p && p > line && p[-1] != '[')
+		p--;
+	return p && p > line ? p - 1 : NULL;
+}
+
+/* The time stamp column of a kernel line ("2.078318:"), as the key of a line. */
+static int stamp_of(const char *line, char *out, size_t n)
+{
+	const char *p = from_cpu(line), *q;
+
+	if (!p || !(p = strchr(p, ']')))
+		return -1;
+	p++;
+	while (*p == ' ')
+		p++;
+	while (*p && *p != ' ')	/* the flags */
+		p++;
+	while (*p == ' ')
+		p++;
+	q = strstr(p, ": ");
+	if (!q || (size_t)(q - p + 1) >= n)
+		return -1;
+	memcpy(out, p, (size_t)(q - p + 1));
+	out[q - p + 1] = 0;
+	return 0;
+}
+
+/* The output line holding @stamp on CPU column @cpu, for a diagnostic. */
+static void show_near(const char *text, const char *cpucol, const char *stamp)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char *l = strndup(p, len);
+
+		if (strstr(l, cpucol) && strstr(l, stamp))
+			printf("#   ktrace: %s\n", l);
+		free(l);
+		p = eol ? eol + 1 : NULL;
+	}
+}
+
+static int json_plain(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
+			return 0;
+	return 1;
+}
+
+static void replay(const char *path)
+{
+	struct excerpt x;
+	struct fk_buffer gb, ib[MAX_BUF];
+	const char *bname[MAX_BUF];
+	int nbuf = 1, nr_cpus = 1, i, j, cpu, bi, matched = 0;
+	struct fk_kernel *k;
+	struct fk_session fs;
+	struct fk_ring *rings[MAX_BUF][MAX_CPU] = { { 0 } };
+
+	if (parse(path, &x))
+		return;
+	for (i = 0; i < x.nrec; i++)
+		if (x.rec[i].cpu + 1 > nr_cpus)
+			nr_cpus = x.rec[i].cpu + 1;
+	k = fk_new(nr_cpus, &gb);
+	k->enums = x.en;
+	k->nr_enums = x.nen;
+	k->more_members = x.mem;
+	k->nr_more_members = x.nmem;
+	for (i = 0; i < x.nsym; i++)
+		fk_sym(k, x.sym[i], x.sym_addr[i]);
+	bname[0] = "global";
+	for (i = 0; i < x.nrec; i++) {
+		for (j = 0; j < nbuf && strcmp(bname[j], x.rec[i].buf); j++)
+			;
+		if (j == nbuf && nbuf < MAX_BUF) {
+			bname[nbuf] = x.rec[i].buf;
+			fk_instance(k, bname[nbuf], &ib[nbuf], nr_cpus);
+			nbuf++;
+		}
+	}
+	fk_events_init(k);
+	for (i = 0; i < x.nev; i++)
+		fk_event(k, x.ev[i].id, x.ev[i].system, x.ev[i].name, x.ev[i].f, x.ev[i].nf,
+			 x.ev[i].fmt);
+	/* each CPU's records of a buffer, one to a sub-buffer, in their order */
+	for (bi = 0; bi < nbuf; bi++) {
+		for (cpu = 0; cpu < nr_cpus; cpu++) {
+			int n = 0, p = 0;
+
+			for (i = 0; i < x.nrec; i++)
+				n += x.rec[i].cpu == cpu && !strcmp(x.rec[i].buf, bname[bi]);
+			rings[bi][cpu] = fk_ring_new(k, bi ? &ib[bi] : &gb, cpu, n + 2);
+			for (i = 0; i < x.nrec; i++) {
+				struct fk_pb pb;
+				uint8_t rec[4096] = { 0 };
+				uint32_t len;
+
+				if (x.rec[i].cpu != cpu || strcmp(x.rec[i].buf, bname[bi]))
+					continue;
+				len = (x.rec[i].len + 3) & ~3u;
+				memcpy(rec, x.rec[i].data, x.rec[i].len);
+				pb = fk_page(rings[bi][cpu], p++, x.rec[i].ts);
+				fk_raw(&pb, 0, rec, len);
+			}
+			fk_ring_set(rings[bi][cpu], 0, p ? p - 1 : 0);
+		}
+	}
+	if (fk_open(k, &fs, false)) {
+		CHECK(0, "%s: the fake kernel of %s does not open", path, x.kernel);
+		goto out;
+	}
+	for (bi = 0; bi < nbuf; bi++) {
+		struct kt_buffer *b = kt_session__find_buffer(fs.s, bname[bi]);
+		char *text = b ? fk_text(fs.s, b, false) : NULL;
+		char *json = b ? fk_text(fs.s, b, true) : NULL;
+
+		for (i = 0; i < x.nrec; i++) {
+			struct xrec *r = &x.rec[i];
+			const char *want = r->line ? from_cpu(r->line) : NULL, *ev;
+			char stamp[64] = "", cpucol[16];
+
+			if (strcmp(r->buf, bname[bi]))
+				continue;
+			if (!want) {
+				CHECK(0, "%s: record %d has no kernel line", path, i);
+				continue;
+			}
+			stamp_of(r->line, stamp, sizeof(stamp));
+			snprintf(cpucol, sizeof(cpucol), "[%03d]", r->cpu);
+			if (text && strstr(text, want)) {
+				matched++;
+			} else {
+				CHECK(0, "%s (%s): %s: the kernel's line", path, x.kernel, bname[bi]);
+				printf("#   kernel: %s\n", r->line);
+				show_near(text ? text : "", cpucol, stamp);
+			}
+			/* JSON's "text": the event's part of the line */
+			ev = strstr(want, ": ");
+			if (ev && json_plain(ev + 2)) {
+				char *key;
+
+				if (asprintf(&key, "\"text\":\"%s\"", ev + 2) > 0) {
+					if (!json || !strstr(json, key))
+						CHECK(0, "%s (%s): %s: JSON has the text of the kernel's line %s",
+						      path, x.kernel, bname[bi], stamp);
+					free(key);
+				}
+			}
+		}
+		free(text);
+		free(json);
+	}
+	CHECK(matched == x.nrec, "%s (%s): %d of %d kernel lines rendered as the kernel did", path,
+	      x.kernel, matched, x.nrec);
+	fk_close(&fs);
+out:
+	for (bi = 0; bi < nbuf; bi++)
+		for (cpu = 0; cpu < nr_cpus; cpu++)
+			free(rings[bi][cpu]);
+	fk_free(k);
+	excerpt_free(&x);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : getenv("KTRACE_EXCERPTS");
+	char *names[256];
+	int n = 0, i;
+	DIR *d;
+	struct dirent *de;
+
+	if (!dir)
+		dir = "tests/unit/excerpts";
+	d = opendir(dir);
+	if (!d) {
+		printf("not ok - %s: %s (run from the project's top, or give the directory)\n", dir,
+		       strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(d)) && n < 256) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 4 && !strcmp(de->d_name + l - 4, ".txt"))
+			if (asprintf(&names[n], "%s/%s", dir, de->d_name) > 0)
+				n++;
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(names[0]), by_name);
+	CHECK(n > 0, "%d excerpt files in %s", n, dir);
+	for (i = 0; i < n; i++) {
+		replay(names[i]);
+		free(names[i]);
+	}
+	return fk_failed;
+}
