@@ -59,7 +59,7 @@ $(O)/lib/%.o: lib/%.c lib/*.h lib/*/*.h include/ktrace/*.h
 # the ticket's SHA-256 where there are no SHA extensions (a capture kernel
 # on older hardware, QEMU's emulation in the tests): unrolled, about a
 # third faster under QEMU
-$(O)/lib/sha256.o: ALL_CFLAGS += -O3 -funroll-loops
+$(O)/lib/sinks/sha256.o: ALL_CFLAGS += -O3 -funroll-loops
 
 $(O)/extract/%.o: extract/%.c extract/*.h extract/types/*.h include/ktrace/*.h
 	@mkdir -p $(dir $@)

@@ -2,7 +2,7 @@
 /*
  * Nothing ktrace-extract writes may replace a file it reads: -o, the
  * ticket and --make-profile write beside their path and rename over it
- * (lib/archive.c, lib/ticket.c, run.c, profile-make.c), so `-o VMCORE
+ * (lib/sinks/archive.c, lib/sinks/ticket.c, run.c, profile-make.c), so `-o VMCORE
  * VMCORE` would replace the dump with its own trace. The outputs are
  * compared with the inputs by device and inode (a hard link or a symbolic
  * link is the same file) before anything is created.

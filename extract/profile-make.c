@@ -87,7 +87,7 @@ static const struct question questions[] = {
 	{ 'm', SC, "cmdline_num" }, { 'm', SC, "saved_cmdlines" },
 	{ 'm', TE, "type" }, { 'm', TE, "flags" }, { 'm', TE, "preempt_count" },
 	{ 'm', TE, "pid" }, { 'm', TE, "preempt_lazy_count" },
-	/* lib/events.c, trace_printk.c, render.c, session.c, text.c */
+	/* lib/ftrace/events.c, trace_printk.c, render.c, session.c, text.c */
 	{ 'm', "struct syscall_metadata", "enter_fields" },
 	{ 'm', "struct syscall_metadata", "name" }, { 'm', "struct syscall_metadata", "syscall_nr" },
 	{ 'm', "struct syscall_metadata", "nb_args" }, { 'm', "struct syscall_metadata", "types" },
@@ -95,10 +95,10 @@ static const struct question questions[] = {
 	{ 'm', "struct trace_bprintk_fmt", "fmt" },
 	{ 'm', TR, "trace_flags" }, { 'm', TR, "current_trace" },
 	{ 'm', "struct tracer", "name" },
-	/* lib/buffers.c: snapshot buffers */
+	/* lib/ftrace/buffers.c: snapshot buffers */
 	{ 'm', TR, "max_buffer" }, { 'm', TR, "snapshot_buffer" }, { 'm', TR, "allocated_snapshot" },
-	{ 'm', TR, "text_delta" },	/* lib/fgraph.c */
-	/* lib/probe.c: dynamic events' printers, an eprobe's event, kretprobed() */
+	{ 'm', TR, "text_delta" },	/* lib/ftrace/fgraph.c */
+	/* lib/ftrace/probe.c: dynamic events' printers, an eprobe's event, kretprobed() */
 	{ 'm', CALL, "event.funcs" },
 	{ 'm', "struct trace_probe_event", "call" }, { 'm', "struct trace_probe_event", "probes" },
 	{ 'm', "struct trace_probe", "list" }, { 'm', "struct trace_eprobe", "tp" },
@@ -109,17 +109,17 @@ static const struct question questions[] = {
 	{ 's', "fentry_funcs", NULL }, { 's', "fexit_funcs", NULL },
 	{ 's', "synth_event_funcs", NULL }, { 's', "__kretprobe_trampoline", NULL },
 	{ 's', "arch_rethook_trampoline", NULL }, { 's', "kretprobe_trampoline", NULL },
-	{ 'm', TR, "data_delta" }, { 'm', TR, "range_addr_start" },	/* lib/bootmap.c */
+	{ 'm', TR, "data_delta" }, { 'm', TR, "range_addr_start" },	/* lib/ftrace/bootmap.c */
 	{ 'm', TR, "scratch" }, { 'm', TR, "flags" },
 	{ 'm', "struct trace_scratch", "clock" }, { 'm', "struct trace_scratch", "text_addr" },
 	{ 'm', "struct trace_scratch", "kaslr_addr" }, { 'm', "struct trace_scratch", "nr_entries" },
 	{ 'm', "struct trace_scratch", "entries" }, { 'm', "struct trace_mod_entry", "mod_addr" },
 	{ 'm', "struct trace_mod_entry", "mod_name" }, { 'z', "struct trace_mod_entry", NULL },
-	/* lib/fgraph.c: the function graph's options and irq entry text */
+	/* lib/ftrace/fgraph.c: the function graph's options and irq entry text */
 	{ 'm', "struct tracer", "flags" }, { 'm', "struct tracer_flags", "val" },
 	{ 'm', TR, "current_trace_flags" },
 	{ 's', "__irqentry_text_start", NULL }, { 's', "__irqentry_text_end", NULL },
-	/* lib/blk.c: the blk tracer's TRACE_BLK id and its options */
+	/* lib/ftrace/blk.c: the blk tracer's TRACE_BLK id and its options */
 	{ 'm', "struct trace_event", "type" },
 	{ 's', "trace_blk_event", NULL }, { 's', "blk_tracer_flags", NULL },
 	{ 'm', "struct task_struct", "migration_disabled" },
@@ -138,7 +138,7 @@ static const struct question questions[] = {
 	{ 'm', "struct trace_array_cpu", "uid" }, { 'm', "struct trace_array_cpu", "nice" },
 	{ 'm', "struct trace_array_cpu", "policy" },
 	{ 'm', "struct trace_array_cpu", "rt_priority" },
-	/* the bound of a line of the trace file (lib/evalguard.c) */
+	/* the bound of a line of the trace file (lib/ftrace/evalguard.c) */
 	{ 'm', "struct trace_seq", "buffer" },
 	/* lib/modsyms.c: symbols of loaded modules */
 	{ 'm', "struct module", "list" }, { 'm', "struct module", "kallsyms" },

@@ -74,7 +74,7 @@ static const struct probe probes[] = {
 	P(tr_allocated_snapshot, "struct trace_array", "allocated_snapshot", false),
 	/* 6.12: boot-mapped buffers, the text offset of the boot that wrote them */
 	P(tr_text_delta, "struct trace_array", "text_delta", false),
-	/* lib/bootmap.c: last_boot_info (6.12), the range-mapped instance */
+	/* lib/ftrace/bootmap.c: last_boot_info (6.12), the range-mapped instance */
 	P(tr_data_delta, "struct trace_array", "data_delta", false),
 	/* 6.15: TRACE_ARRAY_FL_LAST_BOOT, the previous boot's events whatever the deltas */
 	P(tr_flags, "struct trace_array", "flags", false),

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
-#include "fmt.h"
+#include "ftrace/fmt.h"
 #include "krec/krec.h"
 
 void kt_text__free_tep(struct kt_session *s);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Print formats compiled into programs (lib/fastfmt.c) print what
+# Print formats compiled into programs (lib/ftrace/fastfmt.c) print what
 # libtraceevent prints: on every cached fixture case, the text and the JSON
 # Lines with the programs and with KTRACE_NO_FASTFMT=1 (every record through
 # libtraceevent) are byte-identical, with the same stderr and exit status.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libFuzzer target: the kernel's BTF as a hostile dump holds it, through
- * kt_btf__parse() and the function-argument printer (lib/btf.c, options
+ * kt_btf__parse() and the function-argument printer (lib/ftrace/btf.c, options
  * func-args and funcgraph-args).
  *
  * A sound blob with Debian 7.2's prototypes of a few functions

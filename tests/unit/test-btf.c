@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * lib/btf.c: function arguments printed by a BTF prototype as the kernel's
+ * lib/ftrace/btf.c: function arguments printed by a BTF prototype as the kernel's
  * print_function_args() does (options func-args and funcgraph-args). The
  * BTF blob is built here, type by type, with the prototypes of Debian's
  * 7.2 kernel; the expected lines are the kernel's own, copied from the

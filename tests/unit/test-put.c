@@ -5,7 +5,7 @@
  * "%-*lld", "%0*lld", the same of "%llu", and "%x"
  * over the edges of every digit count, the extremes and a pseudo-random
  * spread, at every width from none to wider than the number; and
- * kt_seq_put() (lib/render.h) against trace_seq_puts() when the piece
+ * kt_seq_put() (lib/ftrace/render.h) against trace_seq_puts() when the piece
  * fits the trace_seq's buffer, fills it exactly, and overflows it.
  */
 #include <inttypes.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include "fake-check.h"
 #include "put.h"
-#include "render.h"
+#include "ftrace/render.h"
 
 static int64_t values[4096];
 static size_t nvalues;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * trace.dat's read-ahead (lib/pages.c, lib/readers.c) against a fake
+ * trace.dat's read-ahead (lib/ftrace/pages.c, lib/ftrace/readers.c) against a fake
  * kernel: a ring of a few windows of sub-buffers with corrupt pages, a
  * zero-filled one and two unreadable ones, written through read() alone,
  * with a read_blocks() that leaves some blocks to read(), and with that

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * lib/sha256.c against the FIPS 180-4 examples, fed whole and byte by
+ * lib/sinks/sha256.c against the FIPS 180-4 examples, fed whole and byte by
  * byte; run again with KTRACE_NO_SHANI=1 so both the SHA-extension and the
  * portable code are checked on a CPU that has the extensions.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "sha256.h"
+#include "sinks/sha256.h"
 
 static int failed;
 static const char *mode = "";
