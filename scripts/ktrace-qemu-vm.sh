@@ -8,7 +8,8 @@
 # still running after 3 s works), cache the answer per host kernel and QEMU,
 # and fall back to TCG. Where KVM passes that probe but stops the real guest
 # ("internal-error": seen on nested hosts), boot falls back to TCG and the
-# cached answer becomes tcg. KTRACE_ACCEL=tcg|kvm overrides. The TCG CPU model has
+# cached answer becomes tcg; so does a guest that writes nothing to its
+# console before the boot times out. KTRACE_ACCEL=tcg|kvm overrides. The TCG CPU model has
 # 4-level paging like most machines that dump (KTRACE_CPU=max: 5-level).
 # An arm64 guest (arch=arm64: QEMU's virt machine) runs under TCG on this
 # x86-64 host, with -cpu max (the 16 KiB and 64 KiB granules, LPA2), its
@@ -61,7 +62,7 @@ set_accel
 kvm_failed() {
 	[ "$accel_name" = kvm ] && [ -n "$accel_auto" ] || return 1
 	[ -n "$accel_file" ] && echo tcg >"$accel_file"
-	note "KVM stopped the guest (internal-error) although /dev/kvm works: TCG from now on (remembered in ${accel_file:-nothing})"
+	note "KVM stopped the guest (internal-error, or not one byte on its console) although /dev/kvm works: TCG from now on (remembered in ${accel_file:-nothing})"
 	accel_name=tcg
 	set_accel
 }
