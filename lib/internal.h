@@ -279,6 +279,43 @@ struct kt_enum_cache {
 	size_t n, cap;
 };
 
+/*
+ * A recorder besides ftrace's trace arrays that a session finds on first
+ * use (recorder.c): its ops, registered in kt_recorders[] by id, and per
+ * session a slot keeping what was found, or why nothing could be, said
+ * again on every later ask. Adding one: a folder under lib/ with its find
+ * and free, an id here, a line in recorder.c.
+ */
+enum kt_recorder_id {
+	KT_REC_PRINTK,		/* the kernel log (printk/) */
+	KT_REC_RELAY,		/* relay channels (relay/) */
+	KT_REC_NR
+};
+
+struct kt_recorder_ops {
+	const char *name;
+	/*
+	 * find: 0 and *@state, or a negative errno with kt_err() said; a
+	 * *@state set on failure is kept (and freed with the session)
+	 */
+	int (*find)(struct kt_session *s, void **state);
+	void (*free)(void *state);
+};
+
+struct kt_recorder_slot {
+	void *state;
+	bool tried;
+	int err;		/* the find's, negative */
+	char errmsg[256];
+};
+
+/* the state of recorder @id, found on the first call: NULL with kt_err() said */
+void *kt_recorder__get(struct kt_session *s, enum kt_recorder_id id);
+/* what was found, without finding: NULL when not asked yet or not found */
+void *kt_recorder__peek(const struct kt_session *s, enum kt_recorder_id id);
+void kt_recorder__free_all(struct kt_session *s);
+extern const struct kt_recorder_ops kt_printk_recorder, kt_relay_recorder;
+
 struct kt_session {
 	struct kt_target t;
 	FILE *log;
@@ -334,19 +371,11 @@ struct kt_session {
 	uint64_t *printk_addrs;
 	int nr_printk;
 	bool printk_tried;
-	/* the kernel log (printk/), read on first use */
-	struct kt_log *klog;
-	bool klog_tried;
-	int klog_err;
-	char klog_errmsg[256];
+	/* the recorders found on first use (recorder.c): the kernel log, relay */
+	struct kt_recorder_slot rec[KT_REC_NR];
 	/* the kernel's BTF, for function arguments (btf.c), read on first use */
 	struct kt_btf *btf;
 	bool btf_tried;
-	/* relay channels (relay/), read on first use */
-	struct kt_relay *relay;
-	bool relay_tried;
-	int relay_err;
-	char relay_errmsg[256];
 
 	/* text sink state (libtraceevent handle) */
 	void *tep;

@@ -218,8 +218,7 @@ void kt_session__free(struct kt_session *s)
 		kt_kallsyms__free(s->kallsyms);
 	kt_modsyms__free(s->modsyms);
 	kt_trace_printk__free(s);
-	kt_log__free(s->klog);
-	kt_relay__free(s->relay);
+	kt_recorder__free_all(s);
 	kt_btf__free(s);
 	kt_ident__free(s);
 	kt_pagecache__free(s);
@@ -271,10 +270,10 @@ void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
 	loss->buffers_unread = s->buffers_unread;
 	loss->events_unread = s->events_unread;
 	/* the kernel log, once it was read; its counts are its own members */
-	if (s->klog) {
+	if (kt_recorder__peek(s, KT_REC_PRINTK)) {
 		struct kt_loss ll;
 
-		kt_log__loss(s->klog, &ll);
+		kt_log__loss(kt_recorder__peek(s, KT_REC_PRINTK), &ll);
 		loss->log_records = ll.log_records;
 		loss->log_overwritten = ll.log_overwritten;
 		loss->log_dropped = ll.log_dropped;

@@ -40,37 +40,39 @@ static void find_panic(struct kt_log *log)
 	}
 }
 
-struct kt_log *kt_session__log(struct kt_session *s)
+/* the kernel log's find (recorder.c): the printk ring read whole */
+static int log_find(struct kt_session *s, void **state)
 {
-	struct kt_log *log;
+	struct kt_log *log = calloc(1, sizeof(*log));
 	int err;
 
-	if (s->klog)
-		return s->klog;
-	if (s->klog_tried) {
-		kt_err(s->klog_err, "%s", s->klog_errmsg);
-		return NULL;
-	}
-	s->klog_tried = true;
-	log = calloc(1, sizeof(*log));
-	if (!log) {
-		s->klog_err = ENOMEM;
-		snprintf(s->klog_errmsg, sizeof(s->klog_errmsg), "kernel log: out of memory");
-		kt_err(ENOMEM, "%s", s->klog_errmsg);
-		return NULL;
-	}
+	if (!log)
+		return kt_err(ENOMEM, "kernel log: out of memory");
 	log->s = s;
 	err = kt_log__read_prb(s, log);
 	if (err) {
-		s->klog_err = -err;
-		snprintf(s->klog_errmsg, sizeof(s->klog_errmsg), "%s", kt_last_error());
 		kt_log__free(log);
-		errno = -err;
-		return NULL;
+		return err;
 	}
 	find_panic(log);
-	s->klog = log;
-	return log;
+	*state = log;
+	return 0;
+}
+
+static void log_free(void *state)
+{
+	kt_log__free(state);
+}
+
+const struct kt_recorder_ops kt_printk_recorder = {
+	.name = "printk",
+	.find = log_find,
+	.free = log_free,
+};
+
+struct kt_log *kt_session__log(struct kt_session *s)
+{
+	return kt_recorder__get(s, KT_REC_PRINTK);
 }
 
 size_t kt_log__record_cnt(const struct kt_log *log) { return log->n; }

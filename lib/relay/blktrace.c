@@ -185,7 +185,7 @@ int kt_blktrace__write(struct kt_session *s, const char *dir, FILE *log,
 	if (n < 0)
 		return n;
 	for (i = 0; i < n && !err; i++) {
-		struct kt_relay_chan *c = &s->relay->chans[i];
+		struct kt_relay_chan *c = &kt_relay__found(s)->chans[i];
 		int maxcpu = -1, cpu, j;
 		char name[80], path[4096];
 
@@ -220,7 +220,7 @@ int kt_blktrace__write(struct kt_session *s, const char *dir, FILE *log,
 		}
 	}
 	if (loss)
-		loss->list_anomalies += s->relay->loss.list_anomalies;
+		loss->list_anomalies += kt_relay__found(s)->loss.list_anomalies;
 	if (err)
 		return err;
 	return found ? 0 : kt_err(ENOENT, "no active blktrace in the dump (no relay channel of "

@@ -293,34 +293,53 @@ out:
 	return err;
 }
 
-static int relay_get(struct kt_session *s)
+/* the relay channels' find (recorder.c): every channel on relay_channels */
+static int relay_find(struct kt_session *s, void **state)
 {
-	if (!s->relay_tried) {
-		s->relay_tried = true;
-		s->relay = calloc(1, sizeof(*s->relay));
-		if (!s->relay)
-			return s->relay_err = -ENOMEM;
-		s->relay_err = relay_load(s, s->relay);
-		if (s->relay_err)
-			snprintf(s->relay_errmsg, sizeof(s->relay_errmsg), "%s", kt_last_error());
-	}
-	if (s->relay_err)
-		return kt_err(s->relay_err, "%s", s->relay_errmsg);
-	return 0;
+	struct kt_relay *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return kt_err(ENOMEM, "relay channels: out of memory");
+	*state = r;	/* kept on failure too, as a partly read list is */
+	return relay_load(s, r);
+}
+
+static void relay_free(void *state)
+{
+	kt_relay__free(state);
+}
+
+const struct kt_recorder_ops kt_relay_recorder = {
+	.name = "relay",
+	.find = relay_find,
+	.free = relay_free,
+};
+
+/* the channels, found on first use: NULL with kt_err() said */
+struct kt_relay *kt_relay__get(struct kt_session *s)
+{
+	return kt_recorder__get(s, KT_REC_RELAY);
+}
+
+struct kt_relay *kt_relay__found(const struct kt_session *s)
+{
+	return kt_recorder__peek(s, KT_REC_RELAY);
 }
 
 int kt_session__relay_cnt(struct kt_session *s)
 {
-	int err = relay_get(s);
+	struct kt_relay *r = kt_relay__get(s);
 
-	return err ? err : s->relay->nr_chans;
+	return r ? r->nr_chans : s->rec[KT_REC_RELAY].err;
 }
 
 struct kt_relay_chan *kt_session__relay(struct kt_session *s, int idx)
 {
-	if (relay_get(s) || idx < 0 || idx >= s->relay->nr_chans)
+	struct kt_relay *r = kt_relay__get(s);
+
+	if (!r || idx < 0 || idx >= r->nr_chans)
 		return NULL;
-	return &s->relay->chans[idx];
+	return &r->chans[idx];
 }
 
 void kt_relay_chan__info(const struct kt_relay_chan *c, struct kt_relay_info *info)

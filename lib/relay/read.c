@@ -101,7 +101,7 @@ void kt_session__print_relay(struct kt_session *s, FILE *out)
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		const struct kt_relay_chan *c = &s->relay->chans[i];
+		const struct kt_relay_chan *c = &kt_relay__found(s)->chans[i];
 
 		fprintf(out, "relay %s%s%s (struct rchan 0x%llx): %s, %s, %llu x %llu bytes, "
 			     "%d buffer%s, unread %llu bytes",
@@ -169,7 +169,7 @@ int kt_relay__write_raw(struct kt_session *s, const char *dir, FILE *log,
 	if (n < 0)
 		return n;
 	for (i = 0; i < n && !err; i++) {
-		struct kt_relay_chan *c = &s->relay->chans[i];
+		struct kt_relay_chan *c = &kt_relay__found(s)->chans[i];
 		const char *p = c->parent;
 		char path[4096];
 
@@ -209,7 +209,7 @@ int kt_relay__write_raw(struct kt_session *s, const char *dir, FILE *log,
 		}
 	}
 	if (loss)
-		loss->list_anomalies += s->relay->loss.list_anomalies;
+		loss->list_anomalies += kt_relay__found(s)->loss.list_anomalies;
 	if (err)
 		return err;
 	return n ? 0 : kt_err(ENOENT, "no relay channel in the dump");
