@@ -289,6 +289,7 @@ struct kt_enum_cache {
 enum kt_recorder_id {
 	KT_REC_PRINTK,		/* the kernel log (printk/) */
 	KT_REC_RELAY,		/* relay channels (relay/) */
+	KT_REC_LTTNG,		/* LTTng's kernel sessions (lttng/) */
 	KT_REC_NR
 };
 
@@ -314,7 +315,9 @@ void *kt_recorder__get(struct kt_session *s, enum kt_recorder_id id);
 /* what was found, without finding: NULL when not asked yet or not found */
 void *kt_recorder__peek(const struct kt_session *s, enum kt_recorder_id id);
 void kt_recorder__free_all(struct kt_session *s);
-extern const struct kt_recorder_ops kt_printk_recorder, kt_relay_recorder;
+/* the negative errno of recorder @id's find (0: found, or not asked yet) */
+int kt_recorder__err(const struct kt_session *s, enum kt_recorder_id id);
+extern const struct kt_recorder_ops kt_printk_recorder, kt_relay_recorder, kt_lttng_recorder;
 
 struct kt_session {
 	struct kt_target t;

@@ -14,6 +14,7 @@
 static const struct kt_recorder_ops *const recorders[KT_REC_NR] = {
 	[KT_REC_PRINTK] = &kt_printk_recorder,
 	[KT_REC_RELAY] = &kt_relay_recorder,
+	[KT_REC_LTTNG] = &kt_lttng_recorder,
 };
 
 void *kt_recorder__get(struct kt_session *s, enum kt_recorder_id id)
@@ -41,6 +42,11 @@ void *kt_recorder__peek(const struct kt_session *s, enum kt_recorder_id id)
 	const struct kt_recorder_slot *r = &s->rec[id];
 
 	return r->tried && !r->err ? r->state : NULL;
+}
+
+int kt_recorder__err(const struct kt_session *s, enum kt_recorder_id id)
+{
+	return s->rec[id].err;
 }
 
 void kt_recorder__free_all(struct kt_session *s)

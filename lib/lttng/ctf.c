@@ -240,18 +240,47 @@ static int mkdirs(const char *path)
 /*
  * Each session: @fn(arg, session address, name). Bounded and cycle-checked.
  */
-static int for_each_session(struct kt_session *s, const struct kt_lttng_layout *l,
-			    struct kt_lttng_loss *loss,
-			    int (*fn)(void *arg, uint64_t sp, const char *name), void *arg)
+/* what the LTTng recorder's find keeps (recorder.c): the layout and the sessions list */
+struct lttng_found {
+	struct kt_lttng_layout l;
+	uint64_t head;		/* lttng_tracer's sessions */
+};
+
+static int lttng_find(struct kt_session *s, void **state)
 {
-	struct kt_seen seen = { 0 };
-	uint64_t head, size, node;
-	char name[256];
-	int n = 0, err = 0;
+	struct lttng_found *f;
+	uint64_t head, size;
 
 	if (kt_modsyms__find(s, LTTNG_MODULE, "sessions", &head, &size))
 		return kt_err(ENOENT, "lttng: no symbol sessions in module %s (lttng-modules "
 				      "not loaded)", LTTNG_MODULE);
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return kt_err(ENOMEM, "lttng: out of memory");
+	f->head = head;
+	*state = f;
+	if (kt_lttng__layout(s, &f->l))
+		return kt_err(ENOENT, "lttng: the lttng-modules types (struct "
+				      "lttng_kernel_session_private, struct lttng_kernel_ring_buffer, "
+				      "...) are unknown: give the modules' DWARF (--module-debuginfo)");
+	return 0;
+}
+
+const struct kt_recorder_ops kt_lttng_recorder = {
+	.name = "lttng",
+	.find = lttng_find,
+	.free = free,
+};
+
+static int for_each_session(struct kt_session *s, const struct kt_lttng_layout *l,
+			    uint64_t head, struct kt_lttng_loss *loss,
+			    int (*fn)(void *arg, uint64_t sp, const char *name), void *arg)
+{
+	struct kt_seen seen = { 0 };
+	uint64_t node;
+	char name[256];
+	int n = 0, err = 0;
+
 	if (kt_read_u64(s, head + s->l.lh_next.off, &node))
 		return kt_err(EFAULT, "lttng: cannot read sessions at 0x%llx",
 			      (unsigned long long)head);
@@ -395,19 +424,14 @@ static int write_session(void *arg, uint64_t sp, const char *name)
 int kt_lttng__write_ctf(struct kt_session *s, const char *dir, FILE *log,
 			struct kt_lttng_loss *loss)
 {
-	struct kt_lttng_layout l;
-	struct write_arg a = { .s = s, .l = &l, .dir = dir, .log = log, .loss = loss };
-	uint64_t head, size;
+	struct lttng_found *f = kt_recorder__get(s, KT_REC_LTTNG);
+	struct write_arg a = { .s = s, .dir = dir, .log = log, .loss = loss };
 	int err;
 
-	if (kt_modsyms__find(s, LTTNG_MODULE, "sessions", &head, &size))
-		return kt_err(ENOENT, "lttng: no symbol sessions in module %s (lttng-modules "
-				      "not loaded)", LTTNG_MODULE);
-	if (kt_lttng__layout(s, &l))
-		return kt_err(ENOENT, "lttng: the lttng-modules types (struct "
-				      "lttng_kernel_session_private, struct lttng_kernel_ring_buffer, "
-				      "...) are unknown: give the modules' DWARF (--module-debuginfo)");
-	err = for_each_session(s, &l, loss, write_session, &a);
+	if (!f)
+		return kt_recorder__err(s, KT_REC_LTTNG);
+	a.l = &f->l;
+	err = for_each_session(s, &f->l, f->head, loss, write_session, &a);
 	if (err)
 		return err;
 	if (!a.sessions && !kt_lttng_loss__any(loss))
@@ -455,12 +479,11 @@ static int list_session(void *arg, uint64_t sp, const char *name)
 
 void kt_session__print_lttng(struct kt_session *s, FILE *out)
 {
-	struct kt_lttng_layout l;
-	struct list_arg a = { .s = s, .l = &l, .out = out };
-	uint64_t head, size;
+	struct lttng_found *f = kt_recorder__get(s, KT_REC_LTTNG);
+	struct list_arg a = { .s = s, .out = out };
 
-	if (kt_modsyms__find(s, LTTNG_MODULE, "sessions", &head, &size) ||
-	    kt_lttng__layout(s, &l))
+	if (!f)
 		return;
-	for_each_session(s, &l, &a.loss, list_session, &a);
+	a.l = &f->l;
+	for_each_session(s, &f->l, f->head, &a.loss, list_session, &a);
 }

@@ -330,7 +330,7 @@ int kt_session__relay_cnt(struct kt_session *s)
 {
 	struct kt_relay *r = kt_relay__get(s);
 
-	return r ? r->nr_chans : s->rec[KT_REC_RELAY].err;
+	return r ? r->nr_chans : kt_recorder__err(s, KT_REC_RELAY);
 }
 
 struct kt_relay_chan *kt_session__relay(struct kt_session *s, int idx)
