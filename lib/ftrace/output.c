@@ -171,95 +171,106 @@ static char state_char(uint64_t index)
 }
 
 /*
- * The records of tracers whose lines are print_trace_fmt()'s but whose
- * entries have printers of their own (trace_output.c): the wakeup tracers'
- * context switches and wake-ups, hwlat, osnoise, timerlat. False: not one
- * of those, or a field is missing.
+ * The printers of ftrace's own entries, as trace_output.c registers a
+ * struct trace_event for each: the text after a line's context, or false
+ * when a field is missing (libtraceevent prints the record then). Chosen
+ * from ftrace_printers[] below by the event's name.
  */
-static bool tracer_record(struct kt_session *s, struct tep_event *ev, struct tep_record *r,
-			  struct trace_seq *q)
+/*
+ * trace_ctxwake_print() of the wakeup tracers' context switches and wake-ups:
+ * " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s"
+ */
+static bool print_ctxwake(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			  struct tep_record *r, struct trace_seq *q)
 {
 	bool ok = true;
+	uint64_t prev_pid = kt_output__field(ev, "prev_pid", r, &ok);
+	uint64_t prev_prio = kt_output__field(ev, "prev_prio", r, &ok);
+	uint64_t prev_state = kt_output__field(ev, "prev_state", r, &ok);
+	uint64_t next_cpu = kt_output__field(ev, "next_cpu", r, &ok);
+	uint64_t next_pid = kt_output__field(ev, "next_pid", r, &ok);
+	uint64_t next_prio = kt_output__field(ev, "next_prio", r, &ok);
+	uint64_t next_state = kt_output__field(ev, "next_state", r, &ok);
+	char comm[KT_COMM_BUF];
 
-	if (!strcmp(ev->name, "context_switch") || !strcmp(ev->name, "wakeup")) {
-		/* trace_ctxwake_print(): " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s" */
-		uint64_t prev_pid = kt_output__field(ev, "prev_pid", r, &ok);
-		uint64_t prev_prio = kt_output__field(ev, "prev_prio", r, &ok);
-		uint64_t prev_state = kt_output__field(ev, "prev_state", r, &ok);
-		uint64_t next_cpu = kt_output__field(ev, "next_cpu", r, &ok);
-		uint64_t next_pid = kt_output__field(ev, "next_pid", r, &ok);
-		uint64_t next_prio = kt_output__field(ev, "next_prio", r, &ok);
-		uint64_t next_state = kt_output__field(ev, "next_state", r, &ok);
-		char comm[KT_COMM_BUF];
+	if (!ok)
+		return false;
+	trace_seq_printf(q, " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s", (int)prev_pid,
+			 (int)prev_prio, state_char(prev_state),
+			 ev->name[0] == 'c' ? "==>" : "  +", (int)next_cpu, (int)next_pid,
+			 (int)next_prio, state_char(next_state),
+			 kt_session__comm_r(s, (int)next_pid, comm));
+	return true;
+}
 
-		if (!ok)
-			return false;
-		trace_seq_printf(q, " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s", (int)prev_pid,
-				 (int)prev_prio, state_char(prev_state),
-				 ev->name[0] == 'c' ? "==>" : "  +", (int)next_cpu, (int)next_pid,
-				 (int)next_prio, state_char(next_state),
-				 kt_session__comm_r(s, (int)next_pid, comm));
-		return true;
-	}
-	if (!strcmp(ev->name, "hwlat")) {
-		/* trace_hwlat_print() */
-		uint64_t seqnum = kt_output__field(ev, "seqnum", r, &ok);
-		uint64_t duration = kt_output__field(ev, "duration", r, &ok);
-		uint64_t outer = kt_output__field(ev, "outer_duration", r, &ok);
-		uint64_t sec = kt_output__field(ev, "tv_sec", r, &ok);
-		uint64_t nsec = kt_output__field(ev, "tv_nsec", r, &ok);
-		uint64_t count = kt_output__field(ev, "count", r, &ok);
-		uint64_t nmi_count = kt_output__field(ev, "nmi_count", r, &ok);
-		uint64_t nmi_total = kt_output__field(ev, "nmi_total_ts", r, &ok);
+/* trace_hwlat_print() */
+static bool print_hwlat(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			struct tep_record *r, struct trace_seq *q)
+{
+	bool ok = true;
+	uint64_t seqnum = kt_output__field(ev, "seqnum", r, &ok);
+	uint64_t duration = kt_output__field(ev, "duration", r, &ok);
+	uint64_t outer = kt_output__field(ev, "outer_duration", r, &ok);
+	uint64_t sec = kt_output__field(ev, "tv_sec", r, &ok);
+	uint64_t nsec = kt_output__field(ev, "tv_nsec", r, &ok);
+	uint64_t count = kt_output__field(ev, "count", r, &ok);
+	uint64_t nmi_count = kt_output__field(ev, "nmi_count", r, &ok);
+	uint64_t nmi_total = kt_output__field(ev, "nmi_total_ts", r, &ok);
 
-		if (!ok)
-			return false;
-		trace_seq_printf(q, "#%-5u inner/outer(us): %4llu/%-5llu ts:%lld.%09ld count:%d",
-				 (unsigned)seqnum, (unsigned long long)duration,
-				 (unsigned long long)outer, (long long)sec, (long)nsec, (int)count);
-		/* x86 has no CONFIG_GENERIC_SCHED_CLOCK: the NMI time is printed */
-		if ((unsigned)nmi_count)
-			trace_seq_printf(q, " nmi-total:%llu nmi-count:%u",
-					 (unsigned long long)nmi_total, (unsigned)nmi_count);
-		return true;
-	}
-	if (!strcmp(ev->name, "osnoise")) {
-		/* trace_osnoise_print(): the share of the CPU left to the thread */
-		uint64_t runtime = kt_output__field(ev, "runtime", r, &ok);
-		uint64_t noise = kt_output__field(ev, "noise", r, &ok);
-		uint64_t max_sample = kt_output__field(ev, "max_sample", r, &ok);
-		uint64_t hw = kt_output__field(ev, "hw_count", r, &ok);
-		uint64_t nmi = kt_output__field(ev, "nmi_count", r, &ok);
-		uint64_t irq = kt_output__field(ev, "irq_count", r, &ok);
-		uint64_t sirq = kt_output__field(ev, "softirq_count", r, &ok);
-		uint64_t thread = kt_output__field(ev, "thread_count", r, &ok);
-		uint64_t ratio;
+	if (!ok)
+		return false;
+	trace_seq_printf(q, "#%-5u inner/outer(us): %4llu/%-5llu ts:%lld.%09ld count:%d",
+			 (unsigned)seqnum, (unsigned long long)duration,
+			 (unsigned long long)outer, (long long)sec, (long)nsec, (int)count);
+	/* x86 has no CONFIG_GENERIC_SCHED_CLOCK: the NMI time is printed */
+	if ((unsigned)nmi_count)
+		trace_seq_printf(q, " nmi-total:%llu nmi-count:%u",
+				 (unsigned long long)nmi_total, (unsigned)nmi_count);
+	return true;
+}
 
-		if (!ok || !runtime)	/* the kernel divides by it */
-			return false;
-		ratio = (runtime - noise) * 10000000 / runtime;
-		trace_seq_printf(q, "%llu %10llu %3llu.%05llu %7llu", (unsigned long long)runtime,
-				 (unsigned long long)noise, (unsigned long long)(ratio / 100000),
-				 (unsigned long long)(ratio % 100000),
-				 (unsigned long long)max_sample);
-		trace_seq_printf(q, " %6u %6u %6u %6u %6u", (unsigned)hw, (unsigned)nmi,
-				 (unsigned)irq, (unsigned)sirq, (unsigned)thread);
-		return true;
-	}
-	if (!strcmp(ev->name, "timerlat")) {
-		/* trace_timerlat_print(); "user-ret" came in 6.8 */
-		static const char *const context[] = { "irq", "thread", "user-ret" };
-		uint64_t seqnum = kt_output__field(ev, "seqnum", r, &ok);
-		uint64_t ctx = kt_output__field(ev, "context", r, &ok);
-		uint64_t latency = kt_output__field(ev, "timer_latency", r, &ok);
+/* trace_osnoise_print(): the share of the CPU left to the thread */
+static bool print_osnoise(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			  struct tep_record *r, struct trace_seq *q)
+{
+	bool ok = true;
+	uint64_t runtime = kt_output__field(ev, "runtime", r, &ok);
+	uint64_t noise = kt_output__field(ev, "noise", r, &ok);
+	uint64_t max_sample = kt_output__field(ev, "max_sample", r, &ok);
+	uint64_t hw = kt_output__field(ev, "hw_count", r, &ok);
+	uint64_t nmi = kt_output__field(ev, "nmi_count", r, &ok);
+	uint64_t irq = kt_output__field(ev, "irq_count", r, &ok);
+	uint64_t sirq = kt_output__field(ev, "softirq_count", r, &ok);
+	uint64_t thread = kt_output__field(ev, "thread_count", r, &ok);
+	uint64_t ratio;
 
-		if (!ok || (uint32_t)ctx >= 3)
-			return false;
-		trace_seq_printf(q, "#%-5u context %6s timer_latency %9llu ns", (unsigned)seqnum,
-				 context[(uint32_t)ctx], (unsigned long long)latency);
-		return true;
-	}
-	return false;
+	if (!ok || !runtime)	/* the kernel divides by it */
+		return false;
+	ratio = (runtime - noise) * 10000000 / runtime;
+	trace_seq_printf(q, "%llu %10llu %3llu.%05llu %7llu", (unsigned long long)runtime,
+			 (unsigned long long)noise, (unsigned long long)(ratio / 100000),
+			 (unsigned long long)(ratio % 100000),
+			 (unsigned long long)max_sample);
+	trace_seq_printf(q, " %6u %6u %6u %6u %6u", (unsigned)hw, (unsigned)nmi,
+			 (unsigned)irq, (unsigned)sirq, (unsigned)thread);
+	return true;
+}
+
+/* trace_timerlat_print(); "user-ret" came in 6.8 */
+static bool print_timerlat(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			   struct tep_record *r, struct trace_seq *q)
+{
+	bool ok = true;
+	static const char *const context[] = { "irq", "thread", "user-ret" };
+	uint64_t seqnum = kt_output__field(ev, "seqnum", r, &ok);
+	uint64_t ctx = kt_output__field(ev, "context", r, &ok);
+	uint64_t latency = kt_output__field(ev, "timer_latency", r, &ok);
+
+	if (!ok || (uint32_t)ctx >= 3)
+		return false;
+	trace_seq_printf(q, "#%-5u context %6s timer_latency %9llu ns", (unsigned)seqnum,
+			 context[(uint32_t)ctx], (unsigned long long)latency);
+	return true;
 }
 
 /*
@@ -331,109 +342,172 @@ void kt_output__put_args(struct kt_session *s, struct kt_buffer *b, uint64_t fun
 	trace_seq_puts(q, "([args not rendered])");
 }
 
-bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-		       struct tep_record *r, struct trace_seq *q)
+/* trace_fn_trace(); the function tracer's records are most of a trace */
+static bool print_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			   struct tep_record *r, struct trace_seq *q)
+{
+	const struct kt_trace_opts *o = kt_opts__load(s, b);
+	struct function_fields *ff = function_fields(ev);
+	const uint8_t *args;
+	uint32_t nargs;
+	bool ok = true;
+	uint64_t ip, parent;
+
+	ip = kt_output__field_at(ff->ip, r, &ok);
+	if (!ok)
+		return false;
+	parent = kt_output__field_at(ff->parent_ip, r, &ok);
+	kt_output__ip_sym(s, o, q, ip);
+	nargs = kt_output__fn_args(ff->args, r, &args);
+	if (nargs)
+		kt_output__put_args(s, b, ip, args, nargs, q);
+	if (ok && parent && o->print_parent) {
+		trace_seq_puts(q, " <-");
+		kt_output__ip_sym(s, o, q, parent);
+	}
+	return true;
+}
+
+/* trace_user_stack_print() */
+static bool print_user_stack(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			     struct tep_record *r, struct trace_seq *q)
+{
+	return user_stack(s, b, ev, r, q);
+}
+
+/*
+ * trace_stack_print(): one " => symbol" line per caller up to the end of
+ * the record or a ULONG_MAX terminator.
+ */
+static bool print_kernel_stack(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			       struct tep_record *r, struct trace_seq *q)
+{
+	const struct kt_trace_opts *o = kt_opts__load(s, b);
+	struct tep_format_field *f;
+	uint32_t off;
+
+	f = tep_find_field(ev, "caller");
+	if (!f || f->offset < 0 || f->offset > r->size)
+		return false;
+	trace_seq_puts(q, "<stack trace>");
+	for (off = (uint32_t)f->offset; off + 8 <= (uint32_t)r->size; off += 8) {
+		uint64_t ip = kt_le64((const uint8_t *)r->data + off);
+
+		if (ip == UINT64_MAX)
+			break;
+		trace_seq_puts(q, "\n => ");
+		/*
+		 * FTRACE_TRAMPOLINE_MARKER (INT_MAX, 6.3+): a return into
+		 * an ftrace trampoline; never a kernel address before
+		 */
+		if (ip == 0x7fffffff) {
+			trace_seq_puts(q, "[FTRACE TRAMPOLINE]");
+			continue;
+		}
+		kt_output__ip_sym(s, o, q, ip);
+	}
+	return true;
+}
+
+/* trace_print_print(): "%ps: %s" */
+static bool print_print(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			struct tep_record *r, struct trace_seq *q)
 {
 	const struct kt_trace_opts *o = kt_opts__load(s, b);
 	struct tep_format_field *f;
 	bool ok = true;
-	uint64_t ip;
+	uint64_t ip = kt_output__field(ev, "ip", r, &ok);
+
+	if (!ok)
+		return false;
+	f = tep_find_field(ev, "buf");
+	if (!f || f->offset < 0 || f->offset > r->size)
+		return false;
+	kt_output__ip_sym(s, o, q, ip);
+	trace_seq_puts(q, ": ");
+	kt_output__text(q, (const char *)r->data + f->offset, r->size - f->offset);
+	return true;
+}
+
+/* trace_bputs_print() */
+static bool print_bputs(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			struct tep_record *r, struct trace_seq *q)
+{
+	const struct kt_trace_opts *o = kt_opts__load(s, b);
+	bool ok = true;
+	uint64_t ip = kt_output__field(ev, "ip", r, &ok);
+	uint64_t str;
+	char *text;
+
+	if (!ok)
+		return false;
+	str = kt_output__field(ev, "str", r, &ok);
+	if (!ok)
+		return false;
+	kt_output__ip_sym(s, o, q, ip);
+	trace_seq_puts(q, ": ");
+	if (!kt_read_string(s, str, KT_MAX_STR, &text)) {
+		kt_output__text(q, text, KT_MAX_STR);
+		free(text);
+	} else {
+		trace_seq_printf(q, "(string at 0x%llx not in the dump)",
+				 (unsigned long long)str);
+	}
+	return true;
+}
+
+static bool print_func_repeats(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			       struct tep_record *r, struct trace_seq *q)
+{
+	bool ok = true;
+	uint64_t ip = kt_output__field(ev, "ip", r, &ok);
+
+	return ok && func_repeats(s, b, ev, r, ip, q);
+}
+
+typedef bool (*ftrace_print_fn)(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+				struct tep_record *r, struct trace_seq *q);
+
+/* by name, as trace_output.c's events[] (bprint: libtraceevent, with the trace_printk formats) */
+static const struct {
+	const char *name;
+	ftrace_print_fn print;
+} ftrace_printers[] = {
+	{ "function", print_function },
+	{ "user_stack", print_user_stack },
+	{ "kernel_stack", print_kernel_stack },
+	{ "context_switch", print_ctxwake },
+	{ "wakeup", print_ctxwake },
+	{ "hwlat", print_hwlat },
+	{ "osnoise", print_osnoise },
+	{ "timerlat", print_timerlat },
+	{ "print", print_print },
+	{ "bputs", print_bputs },
+	{ "func_repeats", print_func_repeats },
+};
+
+static ftrace_print_fn ftrace_printer(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ftrace_printers) / sizeof(ftrace_printers[0]); i++)
+		if (!strcmp(ftrace_printers[i].name, name))
+			return ftrace_printers[i].print;
+	return NULL;
+}
+
+bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+		       struct tep_record *r, struct trace_seq *q)
+{
+	ftrace_print_fn print;
 
 	if (s->blk_type && ev->id == s->blk_type) {
 		/* blk_trace_event_print(): print_one_line() without blk_classic (blk.c) */
 		kt_blk__print(s, b, r->data, (uint32_t)r->size, r->cpu, r->ts, false, q);
 		return true;
 	}
-	if (ev->name[0] == 'f' && !strcmp(ev->name, "function")) {
-		/* trace_fn_trace(); first: the function tracer's records are most */
-		struct function_fields *ff = function_fields(ev);
-		uint64_t parent;
-
-		ip = kt_output__field_at(ff->ip, r, &ok);
-		if (!ok)
-			return false;
-		parent = kt_output__field_at(ff->parent_ip, r, &ok);
-		kt_output__ip_sym(s, o, q, ip);
-		{
-			const uint8_t *args;
-			uint32_t nargs = kt_output__fn_args(ff->args, r, &args);
-
-			if (nargs)
-				kt_output__put_args(s, b, ip, args, nargs, q);
-		}
-		if (ok && parent && o->print_parent) {
-			trace_seq_puts(q, " <-");
-			kt_output__ip_sym(s, o, q, parent);
-		}
-		return true;
-	}
-	if (!strcmp(ev->name, "user_stack"))
-		return user_stack(s, b, ev, r, q);
-	if (!strcmp(ev->name, "kernel_stack")) {
-		/*
-		 * trace_stack_print(): one " => symbol" line per caller up to
-		 * the end of the record or a ULONG_MAX terminator.
-		 */
-		uint32_t off;
-
-		f = tep_find_field(ev, "caller");
-		if (!f || f->offset < 0 || f->offset > r->size)
-			return false;
-		trace_seq_puts(q, "<stack trace>");
-		for (off = (uint32_t)f->offset; off + 8 <= (uint32_t)r->size; off += 8) {
-			uint64_t ip = kt_le64((const uint8_t *)r->data + off);
-
-			if (ip == UINT64_MAX)
-				break;
-			trace_seq_puts(q, "\n => ");
-			/*
-			 * FTRACE_TRAMPOLINE_MARKER (INT_MAX, 6.3+): a return into
-			 * an ftrace trampoline; never a kernel address before
-			 */
-			if (ip == 0x7fffffff) {
-				trace_seq_puts(q, "[FTRACE TRAMPOLINE]");
-				continue;
-			}
-			kt_output__ip_sym(s, o, q, ip);
-		}
-		return true;
-	}
-	if (tracer_record(s, ev, r, q))
-		return true;
-	ip = kt_output__field(ev, "ip", r, &ok);
-	if (!ok)
-		return false;
-	if (!strcmp(ev->name, "print")) {
-		/* trace_print_print(): "%ps: %s" */
-		f = tep_find_field(ev, "buf");
-		if (!f || f->offset < 0 || f->offset > r->size)
-			return false;
-		kt_output__ip_sym(s, o, q, ip);
-		trace_seq_puts(q, ": ");
-		kt_output__text(q, (const char *)r->data + f->offset, r->size - f->offset);
-		return true;
-	}
-	if (!strcmp(ev->name, "bputs")) {
-		uint64_t str = kt_output__field(ev, "str", r, &ok);
-		char *text;
-
-		if (!ok)
-			return false;
-		kt_output__ip_sym(s, o, q, ip);
-		trace_seq_puts(q, ": ");
-		if (!kt_read_string(s, str, KT_MAX_STR, &text)) {
-			kt_output__text(q, text, KT_MAX_STR);
-			free(text);
-		} else {
-			trace_seq_printf(q, "(string at 0x%llx not in the dump)",
-					 (unsigned long long)str);
-		}
-		return true;
-	}
-	if (!strcmp(ev->name, "func_repeats"))
-		return func_repeats(s, b, ev, r, ip, q);
-	/* bprint: by libtraceevent, with the formats its handle was made with */
-	return false;
+	print = ftrace_printer(ev->name);
+	return print && print(s, b, ev, r, q);
 }
 
 /*
