@@ -467,47 +467,83 @@ static bool print_func_repeats(struct kt_session *s, struct kt_buffer *b, struct
 
 typedef bool (*ftrace_print_fn)(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
 				struct tep_record *r, struct trace_seq *q);
+/*
+ * the options raw, hex and bin: the entry's own raw(), hex() or binary()
+ * after the context; false: the kernel's trace_nop_print() instead
+ * (@r: the record, @rec: the same for libtraceevent's field readers)
+ */
+typedef bool (*ftrace_raw_fn)(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			      struct tep_record *rec, const struct kt_record *r,
+			      struct trace_seq *q);
+static bool raw_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q);
+static bool hex_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q);
+static bool raw_func_repeats(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			     struct tep_record *rec, const struct kt_record *r,
+			     struct trace_seq *q);
+static bool raw_print(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+		      struct tep_record *rec, const struct kt_record *r, struct trace_seq *q);
+static bool raw_bputs(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+		      struct tep_record *rec, const struct kt_record *r, struct trace_seq *q);
+static bool bin_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q);
+static bool bin_ctxwake(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			struct tep_record *rec, const struct kt_record *r, struct trace_seq *q);
 
-/* by name, as trace_output.c's events[] (bprint: libtraceevent, with the trace_printk formats) */
-static const struct {
+/*
+ * ftrace's own entries by name, as trace_output.c registers a struct
+ * trace_event for each with its trace(), raw(), hex() and binary(); an
+ * entry without one (NULL) gets the kernel's default for it (bprint's
+ * trace: libtraceevent with the trace_printk formats; the others
+ * trace_nop_print())
+ */
+struct ftrace_printer {
 	const char *name;
-	ftrace_print_fn print;
-} ftrace_printers[] = {
-	{ "function", print_function },
-	{ "user_stack", print_user_stack },
-	{ "kernel_stack", print_kernel_stack },
-	{ "context_switch", print_ctxwake },
-	{ "wakeup", print_ctxwake },
-	{ "hwlat", print_hwlat },
-	{ "osnoise", print_osnoise },
-	{ "timerlat", print_timerlat },
-	{ "print", print_print },
-	{ "bputs", print_bputs },
-	{ "func_repeats", print_func_repeats },
+	ftrace_print_fn trace;
+	ftrace_raw_fn raw, hex, bin;
 };
 
-static ftrace_print_fn ftrace_printer(const char *name)
+static const struct ftrace_printer ftrace_printers[] = {
+	{ "function", print_function, raw_function, hex_function, bin_function },
+	{ "user_stack", print_user_stack, NULL, NULL, NULL },
+	{ "kernel_stack", print_kernel_stack, NULL, NULL, NULL },
+	{ "context_switch", print_ctxwake, NULL, NULL, bin_ctxwake },
+	{ "wakeup", print_ctxwake, NULL, NULL, bin_ctxwake },
+	{ "hwlat", print_hwlat, NULL, NULL, NULL },
+	{ "osnoise", print_osnoise, NULL, NULL, NULL },
+	{ "timerlat", print_timerlat, NULL, NULL, NULL },
+	{ "print", print_print, raw_print, NULL, NULL },
+	{ "bputs", print_bputs, raw_bputs, NULL, NULL },
+	{ "bprint", NULL, raw_bputs, NULL, NULL },
+	{ "func_repeats", print_func_repeats, raw_func_repeats, NULL, NULL },
+};
+
+/* the printers of an event of system ftrace, NULL for any other event */
+static const struct ftrace_printer *ftrace_printer(const struct tep_event *ev)
 {
 	size_t i;
 
+	if (!ev || !ev->system || strcmp(ev->system, "ftrace"))
+		return NULL;
 	for (i = 0; i < sizeof(ftrace_printers) / sizeof(ftrace_printers[0]); i++)
-		if (!strcmp(ftrace_printers[i].name, name))
-			return ftrace_printers[i].print;
+		if (!strcmp(ftrace_printers[i].name, ev->name))
+			return &ftrace_printers[i];
 	return NULL;
 }
 
 bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
 		       struct tep_record *r, struct trace_seq *q)
 {
-	ftrace_print_fn print;
+	const struct ftrace_printer *p;
 
 	if (s->blk_type && ev->id == s->blk_type) {
 		/* blk_trace_event_print(): print_one_line() without blk_classic (blk.c) */
 		kt_blk__print(s, b, r->data, (uint32_t)r->size, r->cpu, r->ts, false, q);
 		return true;
 	}
-	print = ftrace_printer(ev->name);
-	return print && print(s, b, ev, r, q);
+	p = ftrace_printer(ev);
+	return p && p->trace && p->trace(s, b, ev, r, q);
 }
 
 /*
@@ -702,6 +738,93 @@ static void put_hex(struct trace_seq *q, uint64_t v, int bytes)
  * newline after the event's own. @q gets the text without its final
  * newline, which the caller adds.
  */
+/* trace_fn_raw() */
+static bool raw_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
+{
+	bool ok = true;
+	uint64_t ip = kt_output__field(ev, "ip", rec, &ok);
+	uint64_t parent;
+
+	if (!ok)
+		return false;
+	parent = kt_output__field(ev, "parent_ip", rec, &ok);
+	trace_seq_printf(q, "%llx %llx", (unsigned long long)ip, (unsigned long long)parent);
+	return true;
+}
+
+/* trace_fn_hex(), then print_hex_fmt()'s newline */
+static bool hex_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
+{
+	bool ok = true;
+	uint64_t ip = kt_output__field(ev, "ip", rec, &ok);
+	uint64_t parent;
+
+	if (!ok)
+		return false;
+	parent = kt_output__field(ev, "parent_ip", rec, &ok);
+	put_hex(q, ip, 8);
+	put_hex(q, parent, 8);
+	return true;
+}
+
+/* trace_func_repeats_raw(): "%lu %lu %u %llu" (hex: trace_nop_print()) */
+static bool raw_func_repeats(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			     struct tep_record *rec, const struct kt_record *r,
+			     struct trace_seq *q)
+{
+	bool ok = true;
+	uint64_t ip = kt_output__field(ev, "ip", rec, &ok);
+	uint64_t parent, count, delta;
+
+	if (!ok)
+		return false;
+	parent = kt_output__field(ev, "parent_ip", rec, &ok);
+	count = kt_output__field(ev, "count", rec, &ok);
+	delta = func_repeats_delta(ev, rec, &ok);
+	if (!ok)
+		return false;
+	trace_seq_printf(q, "%llu %llu %u %llu", (unsigned long long)ip,
+			 (unsigned long long)parent, (unsigned)count, (unsigned long long)delta);
+	return true;
+}
+
+/* trace_print_raw(): "# %lx %s" */
+static bool raw_print(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+		      struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
+{
+	bool ok = true;
+	uint64_t ip = kt_output__field(ev, "ip", rec, &ok);
+	struct tep_format_field *f = tep_find_field(ev, "buf");
+
+	if (!ok || !f || f->offset < 0 || f->offset > (int)r->size)
+		return false;
+	trace_seq_printf(q, "# %llx ", (unsigned long long)ip);
+	kt_output__text(q, (const char *)r->data + f->offset, r->size - f->offset);
+	return true;
+}
+
+/* trace_bputs_raw(), trace_bprint_raw(): ": %lx : " then the text */
+static bool raw_bputs(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+		      struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
+{
+	bool ok = true;
+	uint64_t ip = kt_output__field(ev, "ip", rec, &ok);
+	struct trace_seq t;
+	const char *p;
+
+	if (!ok)
+		return false;
+	trace_seq_init(&t);
+	kt_render__event(s, b, r, &t);
+	trace_seq_terminate(&t);
+	p = strstr(t.buffer, ": ");
+	trace_seq_printf(q, ": %llx : %s", (unsigned long long)ip, p ? p + 2 : t.buffer);
+	trace_seq_destroy(&t);
+	return true;
+}
+
 int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
 		       struct trace_seq *q)
 {
@@ -709,9 +832,8 @@ int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct k
 	struct tep_event *ev = kt_render__find_event(s, r->type);
 	struct tep_record rec = { .ts = r->ts, .cpu = r->cpu, .size = (int)r->size,
 				  .record_size = (int)r->size, .data = (void *)r->data };
-	const char *name = ev && ev->system && !strcmp(ev->system, "ftrace") ? ev->name : "";
-	bool ok = true;
-	uint64_t ip;
+	const struct ftrace_printer *p = ftrace_printer(ev);
+	ftrace_raw_fn fn = p ? (o->hex ? p->hex : p->raw) : NULL;
 
 	if (o->context_info && o->hex) {
 		put_hex(q, (uint32_t)r->pid, 4);
@@ -726,57 +848,8 @@ int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct k
 			trace_seq_printf(q, "%d ?", r->type);
 		return -ENOENT;
 	}
-	ip = kt_output__field(ev, "ip", &rec, &ok);
-	if (ok && !strcmp(name, "function")) {
-		uint64_t parent = kt_output__field(ev, "parent_ip", &rec, &ok);
-
-		if (o->hex) {	/* trace_fn_hex(), then print_hex_fmt()'s newline */
-			put_hex(q, ip, 8);
-			put_hex(q, parent, 8);
-		} else {	/* trace_fn_raw() */
-			trace_seq_printf(q, "%llx %llx", (unsigned long long)ip,
-					 (unsigned long long)parent);
-		}
+	if (fn && fn(s, b, ev, &rec, r, q))
 		return 0;
-	}
-	if (ok && !o->hex && !strcmp(name, "func_repeats")) {
-		/* trace_func_repeats_raw(): "%lu %lu %u %llu" (hex: trace_nop_print()) */
-		uint64_t parent = kt_output__field(ev, "parent_ip", &rec, &ok);
-		uint64_t count = kt_output__field(ev, "count", &rec, &ok);
-		uint64_t delta = func_repeats_delta(ev, &rec, &ok);
-
-		if (ok) {
-			trace_seq_printf(q, "%llu %llu %u %llu", (unsigned long long)ip,
-					 (unsigned long long)parent, (unsigned)count,
-					 (unsigned long long)delta);
-			return 0;
-		}
-		ok = true;
-	}
-	if (ok && !o->hex && !strcmp(name, "print")) {
-		/* trace_print_raw(): "# %lx %s" */
-		struct tep_format_field *f = tep_find_field(ev, "buf");
-
-		if (f && f->offset >= 0 && f->offset <= (int)r->size) {
-			trace_seq_printf(q, "# %llx ", (unsigned long long)ip);
-			kt_output__text(q, (const char *)r->data + f->offset,
-					r->size - f->offset);
-			return 0;
-		}
-	}
-	if (ok && !o->hex && (!strcmp(name, "bputs") || !strcmp(name, "bprint"))) {
-		/* trace_bputs_raw(), trace_bprint_raw(): ": %lx : " then the text */
-		struct trace_seq t;
-		const char *p;
-
-		trace_seq_init(&t);
-		kt_render__event(s, b, r, &t);
-		trace_seq_terminate(&t);
-		p = strstr(t.buffer, ": ");
-		trace_seq_printf(q, ": %llx : %s", (unsigned long long)ip, p ? p + 2 : t.buffer);
-		trace_seq_destroy(&t);
-		return 0;
-	}
 	/* trace_nop_print() */
 	trace_seq_printf(q, "type: %d", r->type);
 	if (o->hex)
@@ -810,17 +883,50 @@ static void put_field(struct trace_seq *q, uint64_t v, int bytes)
  * included, trace_nop_print()'s "type: N" line. Nothing else: the caller
  * adds no newline. -ENOENT: an unknown event (the kernel prints nothing).
  */
-static int bin_record(struct kt_session *s, const struct kt_trace_opts *o,
-		      const struct kt_record *r, struct trace_seq *q)
+/* trace_fn_bin() */
+static bool bin_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
+{
+	bool ok = true;
+	uint64_t ip = kt_output__field(ev, "ip", rec, &ok);
+	uint64_t parent = kt_output__field(ev, "parent_ip", rec, &ok);
+
+	if (!ok)
+		return false;
+	put_field(q, ip, 8);
+	put_field(q, parent, 8);
+	return true;
+}
+
+/* trace_ctxwake_bin(): the seven fields of a switch or wake-up, each its own size */
+static bool bin_ctxwake(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
 {
 	static const char *const ctx[] = { "prev_pid", "prev_prio", "prev_state", "next_cpu",
 					   "next_pid", "next_prio", "next_state" };
+	size_t i;
+
+	for (i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
+		struct tep_format_field *f = tep_find_field(ev, ctx[i]);
+
+		if (!kt_field_inside(f, r->size) || f->size > 8)
+			return false;
+	}
+	for (i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
+		struct tep_format_field *f = tep_find_field(ev, ctx[i]);
+
+		put_bytes(q, (const uint8_t *)r->data + f->offset, (unsigned)f->size);
+	}
+	return true;
+}
+
+static int bin_record(struct kt_session *s, struct kt_buffer *b, const struct kt_trace_opts *o,
+		      const struct kt_record *r, struct trace_seq *q)
+{
 	struct tep_event *ev = kt_render__find_event(s, r->type);
 	struct tep_record rec = { .ts = r->ts, .cpu = r->cpu, .size = (int)r->size,
 				  .record_size = (int)r->size, .data = (void *)r->data };
-	const char *name = ev && ev->system && !strcmp(ev->system, "ftrace") ? ev->name : "";
-	bool ok = true;
-	size_t i;
+	const struct ftrace_printer *p = ftrace_printer(ev);
 
 	if (o->context_info) {
 		put_field(q, (uint32_t)r->pid, 4);
@@ -829,32 +935,8 @@ static int bin_record(struct kt_session *s, const struct kt_trace_opts *o,
 	}
 	if (!ev)
 		return -ENOENT;
-	if (!strcmp(name, "function")) {
-		uint64_t ip = kt_output__field(ev, "ip", &rec, &ok);
-		uint64_t parent = kt_output__field(ev, "parent_ip", &rec, &ok);
-
-		if (ok) {
-			put_field(q, ip, 8);
-			put_field(q, parent, 8);
-			return 0;
-		}
-	} else if (!strcmp(name, "context_switch") || !strcmp(name, "wakeup")) {
-		for (i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
-			struct tep_format_field *f = tep_find_field(ev, ctx[i]);
-
-			if (!kt_field_inside(f, r->size) || f->size > 8)
-				break;
-		}
-		if (i == sizeof(ctx) / sizeof(ctx[0])) {
-			for (i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
-				struct tep_format_field *f = tep_find_field(ev, ctx[i]);
-
-				put_bytes(q, (const uint8_t *)r->data + f->offset,
-					  (unsigned)f->size);
-			}
-			return 0;
-		}
-	}
+	if (p && p->bin && p->bin(s, b, ev, &rec, r, q))
+		return 0;
 	trace_seq_printf(q, "type: %d\n", r->type);
 	return 0;
 }
@@ -884,7 +966,7 @@ void kt_output__record(struct kt_session *s, struct kt_buffer *b, const struct k
 	    o->tracer_own_output || o->last_boot || (o->bitmask_list && prints_bitmask(s, r)))
 		b->loss.events_unrendered++;
 	if (o->bin) {
-		if (bin_record(s, o, r, q) == -ENOENT)
+		if (bin_record(s, b, o, r, q) == -ENOENT)
 			b->loss.events_unknown++;
 		return;
 	}
