@@ -13,7 +13,7 @@
 #include "dump.h"
 #include "guard.h"
 #include "options.h"
-#include "profile.h"
+#include "types/profile.h"
 #include "ticket.h"
 #include "types/indump.h"
 #include "types/modules.h"

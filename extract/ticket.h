@@ -3,7 +3,7 @@
 #define KTRACE_EXTRACT_TICKET_H
 
 #include "options.h"
-#include "profile.h"
+#include "types/profile.h"
 
 /* where this run's types and symbols came from */
 struct kx_ticket_src {

@@ -13,17 +13,17 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# every member of lib/layout.c's table is in extract/profile-make.c's list
+# every member of lib/layout.c's table is in extract/types/profile-make.c's list
 missing=$(grep -E '^\s*P\([a-z_]+, ' "$src/lib/layout.c" | awk -F'"' '
 	{ if ($0 ~ /, RB, /) print "RB", $2; else print $2, $4 }' |
 	while IFS=' ' read -r w1 w2 w3; do
 		if [ "$w1" = RB ]; then member=$w2; else member=$w3; fi
-		grep -qF "\"$member\" }" "$src/extract/profile-make.c" || echo "$w1 $w2 $w3"
+		grep -qF "\"$member\" }" "$src/extract/types/profile-make.c" || echo "$w1 $w2 $w3"
 	done)
 if [ -n "$missing" ]; then
-	nok "lib/layout.c asks what extract/profile-make.c does not list: $(echo $missing)"
+	nok "lib/layout.c asks what extract/types/profile-make.c does not list: $(echo $missing)"
 else
-	ok "extract/profile-make.c lists every member of lib/layout.c's table"
+	ok "extract/types/profile-make.c lists every member of lib/layout.c's table"
 fi
 
 # run NAME ARGS...: output to $tmp/NAME.out, stderr to $tmp/NAME.err, status in $rc

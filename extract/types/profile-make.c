@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include <ktrace/ktrace.h>
 
-#include "dump.h"
+#include "../dump.h"
 #include "profile.h"
 #include "profile-private.h"
 

@@ -15,7 +15,7 @@
 #include <sys/utsname.h>
 #include <ktrace/ktrace.h>
 
-#include "msg.h"
+#include "../msg.h"
 #include "profile.h"
 #include "profile-private.h"
 

@@ -21,10 +21,10 @@
 #include <bpf/btf.h>
 
 #include "profile-private.h"
-#include "symbols.h"
-#include "types/btf.h"
-#include "types/sysmap.h"
-#include "vmlinux.h"
+#include "../symbols.h"
+#include "btf.h"
+#include "sysmap.h"
+#include "../vmlinux.h"
 
 struct btf_src {
 	struct kx_btf *btf;

@@ -12,9 +12,9 @@
 #include <libkdumpfile/kdumpfile.h>
 
 #include "profile-private.h"
-#include "symbols.h"
-#include "types/dwarf.h"
-#include "vmlinux.h"
+#include "../symbols.h"
+#include "dwarf.h"
+#include "../vmlinux.h"
 
 struct dwarf_src {
 	struct kx_vmlinux vml;

@@ -30,7 +30,7 @@
 #include <stdio.h>
 #include <ktrace/target.h>
 
-#include "dump.h"
+#include "../dump.h"
 
 struct kx_profile;
 
