@@ -165,8 +165,8 @@ install: all $(O)/libktrace.so
 	install -D -m 0644 $(LIBKTRACE) $(DESTDIR)$(PREFIX)/lib/libktrace.a
 	install -D -m 0755 $(O)/libktrace.so $(DESTDIR)$(PREFIX)/lib/libktrace.so.0
 	ln -sf libktrace.so.0 $(DESTDIR)$(PREFIX)/lib/libktrace.so
-	install -D -m 0644 include/ktrace/ktrace.h $(DESTDIR)$(PREFIX)/include/ktrace/ktrace.h
-	install -D -m 0644 include/ktrace/target.h $(DESTDIR)$(PREFIX)/include/ktrace/target.h
+	install -d $(DESTDIR)$(PREFIX)/include/ktrace
+	install -m 0644 include/ktrace/*.h $(DESTDIR)$(PREFIX)/include/ktrace/
 	install -D -m 0644 docs/ktrace-extract.1 $(DESTDIR)$(PREFIX)/share/man/man1/ktrace-extract.1
 	install -D -m 0755 scripts/ktrace-qemu $(DESTDIR)$(PREFIX)/bin/ktrace-qemu
 	install -D -m 0644 docs/ktrace-qemu.1 $(DESTDIR)$(PREFIX)/share/man/man1/ktrace-qemu.1
