@@ -23,7 +23,17 @@ static struct kt_buffer *find_buffer(struct kt_session *s, const char *name)
 	kt_session__for_each_buffer(s, i, b)
 		if (n < sizeof(names))
 			n += snprintf(names + n, sizeof(names) - n, " %s", kt_buffer__name(b));
-	error(INFO, "no buffer named '%s'; the dump has:%s\n", name, names);
+	{
+		struct kt_loss l;
+
+		kt_session__loss(s, &l);
+		error(INFO, "no buffer named '%s'%s; the dump has:%s\n", name,
+		      l.buffers_unread ? " among those read" : "", names);
+		if (l.buffers_unread)
+			error(INFO, "%llu trace buffer%s could not be read (damaged): '%s' may be one\n",
+			      (unsigned long long)l.buffers_unread, l.buffers_unread == 1 ? "" : "s",
+			      name);
+	}
 	return NULL;
 }
 

@@ -212,11 +212,25 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 	if (o->instance) {
 		only = kt_session__find_buffer(s, o->instance);
 		if (!only) {
-			fprintf(stderr, "ktrace-extract: no buffer named '%s'; the dump has:",
-				o->instance);
+			struct kt_loss l;
+
+			kt_session__loss(s, &l);
+			fprintf(stderr, "ktrace-extract: no buffer named '%s'%s; the dump has:",
+				o->instance, l.buffers_unread ? " among those read" : "");
 			kt_session__for_each_buffer(s, i, b)
 				fprintf(stderr, " %s", kt_buffer__name(b));
 			fputc('\n', stderr);
+			/*
+			 * a trace array that could not be read (said above) may
+			 * be the one asked for: not a typo, a loss; nothing written
+			 */
+			if (l.buffers_unread) {
+				fprintf(stderr, "ktrace-extract: %llu trace buffer%s could not be "
+						"read (damaged, said above): '%s' may be one\n",
+					(unsigned long long)l.buffers_unread,
+					l.buffers_unread == 1 ? "" : "s", o->instance);
+				return KT_EXIT_NOTRACE;
+			}
 			return KT_EXIT_USAGE;
 		}
 	}

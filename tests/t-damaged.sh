@@ -219,8 +219,15 @@ if [ -e "$D/d31.kdump" ]; then
 	V612=$(. "$VMCORES/k6.12/case.env"; echo "$VMLINUX")
 	for inst in global inst; do
 		run -x "$V612" -i $inst "$D/d31.kdump"
-		lossy=$(grep -E "unreadable: [1-9]|filtered from the dump: [1-9]|corrupt \(skipped\): [1-9]|zero-filled: [1-9]|anomalies: [1-9]|per-CPU buffers not read.*: [1-9]" "$err" | head -n 1)
+		lossy=$(grep -E "unreadable: [1-9]|filtered from the dump: [1-9]|corrupt \(skipped\): [1-9]|zero-filled: [1-9]|anomalies: [1-9]|per-CPU buffers not read.*: [1-9]|trace buffers not read.*: [1-9]" "$err" | head -n 1)
 		extra=$(grep -v '^#' "$out" | grep -v '^CPU:.*LOST' | grep -vxF -f "$VMCORES/k6.12/truth/$inst.trace" | head -n 1)
+		# the instance's own structs filtered out (where they lie is the
+		# kernel's choice): nothing of it to write, which is said, exit 6
+		if [ $rc = 6 ] && [ $inst != global ] && [ ! -s "$out" ] &&
+			grep -q "trace buffer.* could not be read (damaged, said above): '$inst' may be one" "$err"; then
+			ok "makedumpfile -d 31, $inst: its trace array was not in the dump: exit 6, said ($(grep -m1 "warning: $inst:" "$err" | cut -c1-100))"
+			continue
+		fi
 		if [ -n "$extra" ]; then
 			nok "makedumpfile -d 31, $inst: a line the kernel did not print: $extra"
 		elif [ -n "$lossy" ] && [ $rc != 10 ]; then
