@@ -269,6 +269,12 @@ if [ -f "$VMCORES/k5.10/case.env" ] && grep -q '^INSTANCES=.*inst' "$VMCORES/k5.
 				"trace buffers not read \(an instance, or the instance list, damaged\): 1"
 		fi
 	done
+	# the instance asked for by name is then not a typo (exit 2) but
+	# maybe the one not read: said, exit 6
+	run --from-dump --system-map "$want.map" -i inst "$VMCORES/k5.10/vmcore.elf"
+	expect "no ftrace_trace_arrays, -i inst" 6 \
+		"no buffer named 'inst' among those read; the dump has: global" \
+		"1 trace buffer could not be read \(damaged, said above\): 'inst' may be one"
 	rm -f "$want.map"
 else
 	skip "no ftrace_trace_arrays: no k5.10 fixture with an instance"
