@@ -281,7 +281,7 @@ struct kt_enum_cache {
 
 /*
  * A recorder besides ftrace's trace arrays that a session finds on first
- * use (recorder.c): its ops, registered in kt_recorders[] by id, and per
+ * use (recorder.c): its ops, in recorder.c's table by id, and per
  * session a slot keeping what was found, or why nothing could be, said
  * again on every later ask. Adding one: a folder under lib/ with its find
  * and free, an id here, a line in recorder.c.
@@ -294,7 +294,6 @@ enum kt_recorder_id {
 };
 
 struct kt_recorder_ops {
-	const char *name;
 	/*
 	 * find: 0 and *@state, or a negative errno with kt_err() said; a
 	 * *@state set on failure is kept (and freed with the session)
@@ -374,7 +373,7 @@ struct kt_session {
 	uint64_t *printk_addrs;
 	int nr_printk;
 	bool printk_tried;
-	/* the recorders found on first use (recorder.c): the kernel log, relay */
+	/* the recorders found on first use (recorder.c): the kernel log, relay, LTTng */
 	struct kt_recorder_slot rec[KT_REC_NR];
 	/* the kernel's BTF, for function arguments (btf.c), read on first use */
 	struct kt_btf *btf;

@@ -253,6 +253,7 @@ struct kt_buffer *kt_session__find_buffer(const struct kt_session *s, const char
 
 void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
 {
+	const struct kt_log *klog;
 	int i;
 
 	memset(loss, 0, sizeof(*loss));
@@ -270,10 +271,10 @@ void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
 	loss->buffers_unread = s->buffers_unread;
 	loss->events_unread = s->events_unread;
 	/* the kernel log, once it was read; its counts are its own members */
-	if (kt_recorder__peek(s, KT_REC_PRINTK)) {
+	if ((klog = kt_recorder__peek(s, KT_REC_PRINTK))) {
 		struct kt_loss ll;
 
-		kt_log__loss(kt_recorder__peek(s, KT_REC_PRINTK), &ll);
+		kt_log__loss(klog, &ll);
 		loss->log_records = ll.log_records;
 		loss->log_overwritten = ll.log_overwritten;
 		loss->log_dropped = ll.log_dropped;

@@ -27,13 +27,14 @@ signalled() {
 KTRACE_RECIPES=$(cd "$(dirname "${BASH_SOURCE[0]}")/vmcores" && pwd)
 # EXPLICIT=1 cases (big, made for the benchmark on request) are not tested.
 # KTRACE_CASES="k6.1 k6.12": only those (to run one test on one case).
-has_recipe() {
-	local c r
-	c=$(basename "$(dirname "$1")")
-	r=$KTRACE_RECIPES/$c.recipe
+# recipe_wanted CASE: a recipe in this tree, not EXPLICIT, in KTRACE_CASES if set
+recipe_wanted() {
+	local r=$KTRACE_RECIPES/$1.recipe
 	[ -f "$r" ] && ! grep -q '^EXPLICIT=1' "$r" || return 1
-	[ -z "${KTRACE_CASES:-}" ] || [[ " $KTRACE_CASES " == *" $c "* ]]
+	[ -z "${KTRACE_CASES:-}" ] || [[ " $KTRACE_CASES " == *" $1 "* ]]
 }
+# has_recipe DIR/case.env: recipe_wanted of that case
+has_recipe() { recipe_wanted "$(basename "$(dirname "$1")")"; }
 # In make check (and under the sanitizers, make check-sanitize) one case
 # per feature: every series' base case, and of the others (k6.1-opts2,
 # k6.12-opts2, ...) one per feature name, the 6.1 one when there is one.
@@ -194,12 +195,10 @@ ring_cases() {
 tier_recipes() {
 	local r c
 	for r in "$KTRACE_RECIPES"/*.recipe; do
-		grep -q '^EXPLICIT=1' "$r" && continue
 		c=$(basename "$r" .recipe)
-		[ -z "${KTRACE_CASES:-}" ] || [[ " $KTRACE_CASES " == *" $c "* ]] || continue
-		sanitize_pick "$c" || continue
-		echo "$c"
+		recipe_wanted "$c" && sanitize_pick "$c" && echo "$c"
 	done
+	return 0
 }
 
 # loss_agrees TEXT JSON: the "# ktrace:" counts of each buffer in TEXT (the

@@ -42,8 +42,8 @@ for c in $found; do
 	esac
 	read -r crash ext crash_opts <<<"$cr"
 	# sid's crash 9.0.2 opens 7.x only with --no_modules (tests/lib.sh):
-	# then 'mod -s' cannot load krec.ko's symbols, and crash> ktrace finds
-	# no recorder; ktrace-extract reads it there (t-krec)
+	# then 'mod -s' cannot load krec.ko's types (ktrace-extract reads them
+	# from the .ko: t-krec)
 	case " $crash_opts " in *" --no_modules "*)
 		# what crash> ktrace does then: the ring found by the module's
 		# own kallsyms, its records printed raw, and that said

@@ -88,8 +88,8 @@ void kt_output__text(struct trace_seq *q, const char *p, size_t max)
  * mapped file and offset ("/bin/sh[+0x1234]"); ktrace does not walk the
  * task's VMAs, so those records are counted as not rendered and said so.
  */
-static bool user_stack(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-		       struct tep_record *r, struct trace_seq *q)
+static bool print_user_stack(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			     struct tep_record *r, struct trace_seq *q)
 {
 	struct tep_format_field *f = tep_find_field(ev, "caller");
 	uint32_t off, i;
@@ -368,13 +368,6 @@ static bool print_function(struct kt_session *s, struct kt_buffer *b, struct tep
 	return true;
 }
 
-/* trace_user_stack_print() */
-static bool print_user_stack(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-			     struct tep_record *r, struct trace_seq *q)
-{
-	return user_stack(s, b, ev, r, q);
-}
-
 /*
  * trace_stack_print(): one " => symbol" line per caller up to the end of
  * the record or a ULONG_MAX terminator.
@@ -463,87 +456,6 @@ static bool print_func_repeats(struct kt_session *s, struct kt_buffer *b, struct
 	uint64_t ip = kt_output__field(ev, "ip", r, &ok);
 
 	return ok && func_repeats(s, b, ev, r, ip, q);
-}
-
-typedef bool (*ftrace_print_fn)(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-				struct tep_record *r, struct trace_seq *q);
-/*
- * the options raw, hex and bin: the entry's own raw(), hex() or binary()
- * after the context; false: the kernel's trace_nop_print() instead
- * (@r: the record, @rec: the same for libtraceevent's field readers)
- */
-typedef bool (*ftrace_raw_fn)(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-			      struct tep_record *rec, const struct kt_record *r,
-			      struct trace_seq *q);
-static bool raw_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q);
-static bool hex_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q);
-static bool raw_func_repeats(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-			     struct tep_record *rec, const struct kt_record *r,
-			     struct trace_seq *q);
-static bool raw_print(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-		      struct tep_record *rec, const struct kt_record *r, struct trace_seq *q);
-static bool raw_bputs(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-		      struct tep_record *rec, const struct kt_record *r, struct trace_seq *q);
-static bool bin_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q);
-static bool bin_ctxwake(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-			struct tep_record *rec, const struct kt_record *r, struct trace_seq *q);
-
-/*
- * ftrace's own entries by name, as trace_output.c registers a struct
- * trace_event for each with its trace(), raw(), hex() and binary(); an
- * entry without one (NULL) gets the kernel's default for it (bprint's
- * trace: libtraceevent with the trace_printk formats; the others
- * trace_nop_print())
- */
-struct ftrace_printer {
-	const char *name;
-	ftrace_print_fn trace;
-	ftrace_raw_fn raw, hex, bin;
-};
-
-static const struct ftrace_printer ftrace_printers[] = {
-	{ "function", print_function, raw_function, hex_function, bin_function },
-	{ "user_stack", print_user_stack, NULL, NULL, NULL },
-	{ "kernel_stack", print_kernel_stack, NULL, NULL, NULL },
-	{ "context_switch", print_ctxwake, NULL, NULL, bin_ctxwake },
-	{ "wakeup", print_ctxwake, NULL, NULL, bin_ctxwake },
-	{ "hwlat", print_hwlat, NULL, NULL, NULL },
-	{ "osnoise", print_osnoise, NULL, NULL, NULL },
-	{ "timerlat", print_timerlat, NULL, NULL, NULL },
-	{ "print", print_print, raw_print, NULL, NULL },
-	{ "bputs", print_bputs, raw_bputs, NULL, NULL },
-	{ "bprint", NULL, raw_bputs, NULL, NULL },
-	{ "func_repeats", print_func_repeats, raw_func_repeats, NULL, NULL },
-};
-
-/* the printers of an event of system ftrace, NULL for any other event */
-static const struct ftrace_printer *ftrace_printer(const struct tep_event *ev)
-{
-	size_t i;
-
-	if (!ev || !ev->system || strcmp(ev->system, "ftrace"))
-		return NULL;
-	for (i = 0; i < sizeof(ftrace_printers) / sizeof(ftrace_printers[0]); i++)
-		if (!strcmp(ftrace_printers[i].name, ev->name))
-			return &ftrace_printers[i];
-	return NULL;
-}
-
-bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-		       struct tep_record *r, struct trace_seq *q)
-{
-	const struct ftrace_printer *p;
-
-	if (s->blk_type && ev->id == s->blk_type) {
-		/* blk_trace_event_print(): print_one_line() without blk_classic (blk.c) */
-		kt_blk__print(s, b, r->data, (uint32_t)r->size, r->cpu, r->ts, false, q);
-		return true;
-	}
-	p = ftrace_printer(ev);
-	return p && p->trace && p->trace(s, b, ev, r, q);
 }
 
 /*
@@ -729,15 +641,6 @@ static void put_hex(struct trace_seq *q, uint64_t v, int bytes)
 	trace_seq_printf(q, "%0*llx ", 2 * bytes, (unsigned long long)v);
 }
 
-/*
- * print_raw_fmt() and print_hex_fmt() (trace.c): "pid cpu ts " (raw) or
- * the three as hex (hex), unless context-info is off, then the event's
- * raw or hex printer. Only function, print, bputs and bprint have a raw
- * printer and only function a hex one; every other event, tracepoints
- * included, gets trace_nop_print()'s "type: N". print_hex_fmt() adds a
- * newline after the event's own. @q gets the text without its final
- * newline, which the caller adds.
- */
 /* trace_fn_raw() */
 static bool raw_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
 			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
@@ -825,38 +728,6 @@ static bool raw_bputs(struct kt_session *s, struct kt_buffer *b, struct tep_even
 	return true;
 }
 
-int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
-		       struct trace_seq *q)
-{
-	const struct kt_trace_opts *o = kt_opts__load(s, b);
-	struct tep_event *ev = kt_render__find_event(s, r->type);
-	struct tep_record rec = { .ts = r->ts, .cpu = r->cpu, .size = (int)r->size,
-				  .record_size = (int)r->size, .data = (void *)r->data };
-	const struct ftrace_printer *p = ftrace_printer(ev);
-	ftrace_raw_fn fn = p ? (o->hex ? p->hex : p->raw) : NULL;
-
-	if (o->context_info && o->hex) {
-		put_hex(q, (uint32_t)r->pid, 4);
-		put_hex(q, (uint32_t)r->cpu, 4);
-		put_hex(q, r->ts, 8);
-	} else if (o->context_info) {
-		trace_seq_printf(q, "%d %d %llu ", r->pid, r->cpu, (unsigned long long)r->ts);
-	}
-	if (!ev) {
-		/* print_raw_fmt(): "%d ?"; print_hex_fmt(): nothing, then '\n' */
-		if (!o->hex)
-			trace_seq_printf(q, "%d ?", r->type);
-		return -ENOENT;
-	}
-	if (fn && fn(s, b, ev, &rec, r, q))
-		return 0;
-	/* trace_nop_print() */
-	trace_seq_printf(q, "type: %d", r->type);
-	if (o->hex)
-		trace_seq_putc(q, '\n');
-	return 0;
-}
-
 /* bytes into @q, NULs included (libtraceevent has no trace_seq_putmem()) */
 static void put_bytes(struct trace_seq *q, const uint8_t *p, unsigned n)
 {
@@ -875,14 +746,6 @@ static void put_field(struct trace_seq *q, uint64_t v, int bytes)
 	put_bytes(q, le, (unsigned)bytes);
 }
 
-/*
- * print_bin_fmt() (trace.c): with context-info the pid, the CPU (ints) and
- * the time stamp (u64) as bytes, then the event's binary(): trace_fn_bin()
- * (ip, parent_ip), trace_ctxwake_bin() (the seven fields of a switch or
- * wake-up, each its own size), and for every other event, tracepoints
- * included, trace_nop_print()'s "type: N" line. Nothing else: the caller
- * adds no newline. -ENOENT: an unknown event (the kernel prints nothing).
- */
 /* trace_fn_bin() */
 static bool bin_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
 			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
@@ -920,13 +783,133 @@ static bool bin_ctxwake(struct kt_session *s, struct kt_buffer *b, struct tep_ev
 	return true;
 }
 
+typedef bool (*ftrace_print_fn)(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+				struct tep_record *r, struct trace_seq *q);
+/*
+ * the options raw, hex and bin: the entry's own raw(), hex() or binary()
+ * after the context; false: the kernel's trace_nop_print() instead
+ * (@r: the record, @rec: the same for libtraceevent's field readers)
+ */
+typedef bool (*ftrace_raw_fn)(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+			      struct tep_record *rec, const struct kt_record *r,
+			      struct trace_seq *q);
+
+/*
+ * ftrace's own entries by name, as trace_output.c registers a struct
+ * trace_event for each with its trace(), raw(), hex() and binary(); an
+ * entry without one (NULL) gets the kernel's default for it (bprint's
+ * trace: libtraceevent with the trace_printk formats; the others
+ * trace_nop_print())
+ */
+struct ftrace_printer {
+	const char *name;
+	ftrace_print_fn trace;
+	ftrace_raw_fn raw, hex, bin;
+};
+
+static const struct ftrace_printer ftrace_printers[] = {
+	{ "function", print_function, raw_function, hex_function, bin_function },
+	{ "user_stack", print_user_stack, NULL, NULL, NULL },
+	{ "kernel_stack", print_kernel_stack, NULL, NULL, NULL },
+	{ "context_switch", print_ctxwake, NULL, NULL, bin_ctxwake },
+	{ "wakeup", print_ctxwake, NULL, NULL, bin_ctxwake },
+	{ "hwlat", print_hwlat, NULL, NULL, NULL },
+	{ "osnoise", print_osnoise, NULL, NULL, NULL },
+	{ "timerlat", print_timerlat, NULL, NULL, NULL },
+	{ "print", print_print, raw_print, NULL, NULL },
+	{ "bputs", print_bputs, raw_bputs, NULL, NULL },
+	{ "bprint", NULL, raw_bputs, NULL, NULL },
+	{ "func_repeats", print_func_repeats, raw_func_repeats, NULL, NULL },
+};
+
+/* the printers of ftrace's entry @name, NULL when it has none of its own */
+static const struct ftrace_printer *ftrace_printer(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ftrace_printers) / sizeof(ftrace_printers[0]); i++)
+		if (!strcmp(ftrace_printers[i].name, name))
+			return &ftrace_printers[i];
+	return NULL;
+}
+
+/* the printers of @ev if it is one of ftrace's own entries (system ftrace) */
+static const struct ftrace_printer *ftrace_printer_of(const struct tep_event *ev)
+{
+	return ev && ev->system && !strcmp(ev->system, "ftrace") ? ftrace_printer(ev->name) : NULL;
+}
+
+bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+		       struct tep_record *r, struct trace_seq *q)
+{
+	const struct ftrace_printer *p;
+
+	if (s->blk_type && ev->id == s->blk_type) {
+		/* blk_trace_event_print(): print_one_line() without blk_classic (blk.c) */
+		kt_blk__print(s, b, r->data, (uint32_t)r->size, r->cpu, r->ts, false, q);
+		return true;
+	}
+	/* (the caller asks only for events of system ftrace) */
+	p = ftrace_printer(ev->name);
+	return p && p->trace && p->trace(s, b, ev, r, q);
+}
+
+/*
+ * print_raw_fmt() and print_hex_fmt() (trace.c): "pid cpu ts " (raw) or
+ * the three as hex (hex), unless context-info is off, then the event's
+ * raw or hex printer. Only function, print, bputs and bprint have a raw
+ * printer and only function a hex one; every other event, tracepoints
+ * included, gets trace_nop_print()'s "type: N". print_hex_fmt() adds a
+ * newline after the event's own. @q gets the text without its final
+ * newline, which the caller adds.
+ */
+int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
+		       struct trace_seq *q)
+{
+	const struct kt_trace_opts *o = kt_opts__load(s, b);
+	struct tep_event *ev = kt_render__find_event(s, r->type);
+	struct tep_record rec = { .ts = r->ts, .cpu = r->cpu, .size = (int)r->size,
+				  .record_size = (int)r->size, .data = (void *)r->data };
+	const struct ftrace_printer *p = ftrace_printer_of(ev);
+	ftrace_raw_fn fn = p ? (o->hex ? p->hex : p->raw) : NULL;
+
+	if (o->context_info && o->hex) {
+		put_hex(q, (uint32_t)r->pid, 4);
+		put_hex(q, (uint32_t)r->cpu, 4);
+		put_hex(q, r->ts, 8);
+	} else if (o->context_info) {
+		trace_seq_printf(q, "%d %d %llu ", r->pid, r->cpu, (unsigned long long)r->ts);
+	}
+	if (!ev) {
+		/* print_raw_fmt(): "%d ?"; print_hex_fmt(): nothing, then '\n' */
+		if (!o->hex)
+			trace_seq_printf(q, "%d ?", r->type);
+		return -ENOENT;
+	}
+	if (fn && fn(s, b, ev, &rec, r, q))
+		return 0;
+	/* trace_nop_print() */
+	trace_seq_printf(q, "type: %d", r->type);
+	if (o->hex)
+		trace_seq_putc(q, '\n');
+	return 0;
+}
+
+/*
+ * print_bin_fmt() (trace.c): with context-info the pid, the CPU (ints) and
+ * the time stamp (u64) as bytes, then the event's binary(): trace_fn_bin()
+ * (ip, parent_ip), trace_ctxwake_bin() (the seven fields of a switch or
+ * wake-up, each its own size), and for every other event, tracepoints
+ * included, trace_nop_print()'s "type: N" line. Nothing else: the caller
+ * adds no newline. -ENOENT: an unknown event (the kernel prints nothing).
+ */
 static int bin_record(struct kt_session *s, struct kt_buffer *b, const struct kt_trace_opts *o,
 		      const struct kt_record *r, struct trace_seq *q)
 {
 	struct tep_event *ev = kt_render__find_event(s, r->type);
 	struct tep_record rec = { .ts = r->ts, .cpu = r->cpu, .size = (int)r->size,
 				  .record_size = (int)r->size, .data = (void *)r->data };
-	const struct ftrace_printer *p = ftrace_printer(ev);
+	const struct ftrace_printer *p = ftrace_printer_of(ev);
 
 	if (o->context_info) {
 		put_field(q, (uint32_t)r->pid, 4);

@@ -267,7 +267,6 @@ static int lttng_find(struct kt_session *s, void **state)
 }
 
 const struct kt_recorder_ops kt_lttng_recorder = {
-	.name = "lttng",
 	.find = lttng_find,
 	.free = free,
 };

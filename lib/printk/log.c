@@ -65,7 +65,6 @@ static void log_free(void *state)
 }
 
 const struct kt_recorder_ops kt_printk_recorder = {
-	.name = "printk",
 	.find = log_find,
 	.free = log_free,
 };

@@ -180,12 +180,13 @@ static int write_cpu(struct kt_session *s, struct kt_relay_chan *c, int buf, con
 int kt_blktrace__write(struct kt_session *s, const char *dir, FILE *log,
 		       struct kt_relay_loss *loss)
 {
-	int n = kt_session__relay_cnt(s), i, found = 0, err = 0;
+	struct kt_relay *rl = kt_relay__get(s);
+	int n = rl ? rl->nr_chans : kt_recorder__err(s, KT_REC_RELAY), i, found = 0, err = 0;
 
 	if (n < 0)
 		return n;
 	for (i = 0; i < n && !err; i++) {
-		struct kt_relay_chan *c = &kt_relay__found(s)->chans[i];
+		struct kt_relay_chan *c = &rl->chans[i];
 		int maxcpu = -1, cpu, j;
 		char name[80], path[4096];
 
@@ -220,7 +221,7 @@ int kt_blktrace__write(struct kt_session *s, const char *dir, FILE *log,
 		}
 	}
 	if (loss)
-		loss->list_anomalies += kt_relay__found(s)->loss.list_anomalies;
+		loss->list_anomalies += rl->loss.list_anomalies;
 	if (err)
 		return err;
 	return found ? 0 : kt_err(ENOENT, "no active blktrace in the dump (no relay channel of "

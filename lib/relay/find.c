@@ -310,7 +310,6 @@ static void relay_free(void *state)
 }
 
 const struct kt_recorder_ops kt_relay_recorder = {
-	.name = "relay",
 	.find = relay_find,
 	.free = relay_free,
 };
@@ -319,11 +318,6 @@ const struct kt_recorder_ops kt_relay_recorder = {
 struct kt_relay *kt_relay__get(struct kt_session *s)
 {
 	return kt_recorder__get(s, KT_REC_RELAY);
-}
-
-struct kt_relay *kt_relay__found(const struct kt_session *s)
-{
-	return kt_recorder__peek(s, KT_REC_RELAY);
 }
 
 int kt_session__relay_cnt(struct kt_session *s)

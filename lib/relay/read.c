@@ -94,14 +94,15 @@ int kt_relay_chan__read(struct kt_session *s, struct kt_relay_chan *c, int i, in
 
 void kt_session__print_relay(struct kt_session *s, FILE *out)
 {
-	int i, n = kt_session__relay_cnt(s);
+	struct kt_relay *rl = kt_relay__get(s);
+	int i, n = rl ? rl->nr_chans : kt_recorder__err(s, KT_REC_RELAY);
 
 	if (n < 0) {
 		fprintf(out, "relay: %s\n", kt_last_error());
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		const struct kt_relay_chan *c = &kt_relay__found(s)->chans[i];
+		const struct kt_relay_chan *c = &rl->chans[i];
 
 		fprintf(out, "relay %s%s%s (struct rchan 0x%llx): %s, %s, %llu x %llu bytes, "
 			     "%d buffer%s, unread %llu bytes",
@@ -164,12 +165,13 @@ static int raw_run(void *arg, const void *data, size_t len)
 int kt_relay__write_raw(struct kt_session *s, const char *dir, FILE *log,
 			struct kt_relay_loss *loss)
 {
-	int n = kt_session__relay_cnt(s), i, j, err = 0;
+	struct kt_relay *rl = kt_relay__get(s);
+	int n = rl ? rl->nr_chans : kt_recorder__err(s, KT_REC_RELAY), i, j, err = 0;
 
 	if (n < 0)
 		return n;
 	for (i = 0; i < n && !err; i++) {
-		struct kt_relay_chan *c = &kt_relay__found(s)->chans[i];
+		struct kt_relay_chan *c = &rl->chans[i];
 		const char *p = c->parent;
 		char path[4096];
 
@@ -209,7 +211,7 @@ int kt_relay__write_raw(struct kt_session *s, const char *dir, FILE *log,
 		}
 	}
 	if (loss)
-		loss->list_anomalies += kt_relay__found(s)->loss.list_anomalies;
+		loss->list_anomalies += rl->loss.list_anomalies;
 	if (err)
 		return err;
 	return n ? 0 : kt_err(ENOENT, "no relay channel in the dump");

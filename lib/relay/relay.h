@@ -108,8 +108,6 @@ struct kt_session;
 void kt_relay__free(struct kt_relay *r);
 /* the channels, found on first use (recorder.c): NULL with kt_err() said */
 struct kt_relay *kt_relay__get(struct kt_session *s);
-/* the channels once kt_session__relay_cnt() said how many there are */
-struct kt_relay *kt_relay__found(const struct kt_session *s);
 /*
  * kt_relay_chan__read() with the read part of the oldest sub-buffer too:
  * @fn gets the run with the @head bytes before it (0 when they are not

@@ -339,8 +339,7 @@ static FK_UNUSED int fk_member(void *priv, const char *type, const char *member,
 	if (!fk_member_in(fk_members, sizeof(fk_members) / sizeof(fk_members[0]), type, member,
 			  off, size))
 		return 0;
-	if (k->nr_more_members &&
-	    !fk_member_in(k->more_members, (size_t)k->nr_more_members, type, member, off, size))
+	if (!fk_member_in(k->more_members, (size_t)k->nr_more_members, type, member, off, size))
 		return 0;
 	if (!k->bootmap)
 		return -ENOENT;
