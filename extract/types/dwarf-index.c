@@ -115,6 +115,24 @@ int kx_dindex__find(const struct kx_dindex *ix, enum kx_dkind kind,
 	return 0;
 }
 
+int kx_dindex__each(const struct kx_dindex *ix, enum kx_dkind kind,
+		    int (*cb)(void *arg, const char *name), void *arg)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i <= ix->mask; i++) {
+		const struct kx_dentry *e = &ix->slots[i];
+
+		if (e->name && e->kind == kind) {
+			ret = cb(arg, e->name);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 static int add_enumerators(struct kx_dindex *ix, Dwarf_Die *enumdie)
 {
 	Dwarf_Die child;

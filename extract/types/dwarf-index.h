@@ -28,6 +28,9 @@ struct kx_dindex {
 };
 
 int kx_dindex__init(struct kx_dindex *ix);
+/* @cb with the name of every entry of @kind, in no order; stops at its first non-zero */
+int kx_dindex__each(const struct kx_dindex *ix, enum kx_dkind kind,
+		    int (*cb)(void *arg, const char *name), void *arg);
 void kx_dindex__fini(struct kx_dindex *ix);
 /* Add the named types and the enumerators defined at the top of @cudie. */
 int kx_dindex__add_cu(struct kx_dindex *ix, Dwarf_Die *cudie);
