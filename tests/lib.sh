@@ -16,6 +16,43 @@ signalled() {
 	case $1 in 132 | 133 | 134 | 135 | 136 | 139 | 159) return 0 ;; esac
 	return 1
 }
+# kx OUT ERR ARGS...: "$KTRACE_BIN" ARGS with stdout to OUT and stderr to
+# ERR (either may be /dev/null or /dev/stdout); its status is returned.
+# The tests of one run share their extractions: the first to ask for one
+# runs it, under a lock, into run-tests.sh's $KTRACE_SHARED; the others
+# (t-btf, t-profile and t-fastfmt read the same DWARF outputs; t-truth,
+# t-dmesg and t-ticket the same texts) copy what it wrote. The key is the
+# binary (path, size, time), the arguments, the working directory and the
+# environment ktrace-extract reads. ARGS must not name a file the run
+# writes (-o, --ticket, --relay...) or -v (its times): those run each
+# time, as does everything when KTRACE_SHARED is unset (a test by hand).
+kx() {
+	local out=$1 err=$2 key d
+	shift 2
+	local a writes=
+	for a in "$@"; do
+		case $a in -o | --output* | -T | --ticket* | --blktrace* | --relay* | --lttng* | \
+			--make-profile* | -v | --verbose | --time-limit*) writes=1 ;; esac
+	done
+	if [ -n "$writes" ] || [ -z "${KTRACE_SHARED:-}" ] || [ ! -d "$KTRACE_SHARED" ]; then
+		"$KTRACE_BIN" "$@" >"$out" 2>"$err"
+		return
+	fi
+	key=$({ printf '%s\0' "$KTRACE_BIN" "$(stat -c '%s %Y' "$KTRACE_BIN")" "$PWD" "$@"
+		env | grep -E '^(HOME|KTRACE_[A-Z_]+)=' | grep -Ev '^KTRACE_(TESTS|CASES|SHARED)=' | sort
+	      } | sha1sum | cut -c1-40)
+	d=$KTRACE_SHARED/$key
+	(
+		flock 9
+		if [ ! -f "$d.rc" ]; then
+			"$KTRACE_BIN" "$@" >"$d.out" 2>"$d.err"
+			echo $? >"$d.rc.tmp" && mv "$d.rc.tmp" "$d.rc"
+		fi
+	) 9>"$d.lock"
+	cat "$d.out" >"$out"
+	cat "$d.err" >"$err"
+	return "$(cat "$d.rc")"
+}
 # cases: every generated case directory with a case.env and a trace in it
 # (the tracing-off case, NOTRACE=1, has its own test: t-notrace.sh; so do
 # the cases of another recorder, RING_TRUTH=name: t-krec.sh; and the

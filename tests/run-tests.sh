@@ -128,6 +128,9 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# the extractions tests share (tests/lib.sh's kx), for this run only
+export KTRACE_SHARED=$work/shared
+mkdir -p "$KTRACE_SHARED"
 
 # what tests share is made before they run side by side: the crash
 # extensions several of them build, the damaged dumps (each made by one

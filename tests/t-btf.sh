@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 # run NAME ARGS...: output to $tmp/NAME.out, stderr to $tmp/NAME.err, status in $rc
 run() {
 	local name=$1; shift
-	"$KTRACE_BIN" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	kx "$tmp/$name.out" "$tmp/$name.err" "$@"
 	rc=$?
 }
 first_diff() { diff "$1" "$2" | sed -n 2p | cut -c1-160; }

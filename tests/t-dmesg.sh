@@ -43,7 +43,7 @@ for c in $(all_cases); do
 	[ -f "$tmp/want" ] && {
 		for fmt in $(formats_of "$c"); do
 			core=$dir/vmcore.$fmt
-			"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$core" >"$tmp/got" 2>"$tmp/err"
+			kx "$tmp/got" "$tmp/err" -x "$VMLINUX" --dmesg "$core"
 			rc=$?
 			if [ $rc != 0 ]; then
 				nok "$c/$fmt: --dmesg exit status $rc: $(head -c 200 "$tmp/err")"
@@ -66,7 +66,7 @@ for c in $(all_cases); do
 	}
 	core=$dir/vmcore.kdump
 	[ -f "$core" ] || core=$dir/vmcore.${FORMATS%% *}
-	"$KTRACE_BIN" -x "$VMLINUX" --dmesg "$core" >"$tmp/log" 2>/dev/null
+	kx "$tmp/log" /dev/null -x "$VMLINUX" --dmesg "$core"
 	records=$(grep -c '^\[' "$tmp/log")
 
 	# the console's kernel lines, each in the log (CRs of the serial line dropped)
@@ -87,7 +87,7 @@ for c in $(all_cases); do
 	fi
 
 	# the panic, and the JSON form
-	"$KTRACE_BIN" -x "$VMLINUX" --dmesg --json "$core" >"$tmp/json" 2>/dev/null
+	kx "$tmp/json" /dev/null -x "$VMLINUX" --dmesg --json "$core"
 	jcheck=$(python3 - "$tmp/json" "$records" <<'EOF'
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -111,7 +111,7 @@ EOF
 	fi
 
 	# the timeline: every log record, and each comparable buffer's own lines
-	"$KTRACE_BIN" -x "$VMLINUX" --timeline "$core" >"$tmp/tl" 2>"$tmp/err"
+	kx "$tmp/tl" "$tmp/err" -x "$VMLINUX" --timeline "$core"
 	rc=$?
 	merged=$(sed -n '1s/.*(printk, local_clock()), \{0,1\}\(.*\) merged by time stamp$/\1/p' "$tmp/tl")
 	# the name column: as wide as the longest merged buffer's name (a
@@ -148,14 +148,14 @@ EOF
 				bad="buffer $inst neither merged nor said not to be"
 			continue ;;
 		esac
-		"$KTRACE_BIN" -x "$VMLINUX" -i "$inst" "$core" 2>/dev/null |
+		kx /dev/stdout /dev/null -x "$VMLINUX" -i "$inst" "$core" |
 			grep -av -e '^#' -e '^CPU:.*LOST' >"$tmp/want.$inst"
 		grep -E "^\[ *[0-9]+\.[0-9]{6}\] $inst {$((width - ${#inst} + 1))}" "$tmp/tl" |
 			grep -v ' CPU:[0-9]* \[LOST' | cut -c$((15 + width + 2))- >"$tmp/got.$inst"
 		if ! grep -Iq . "$tmp/want.$inst"; then
 			# option bin: the buffer's own file is binary, the timeline
 			# prints its records as text: as many lines as JSON events
-			nj=$("$KTRACE_BIN" -x "$VMLINUX" -i "$inst" --json "$core" 2>/dev/null |
+			nj=$(kx /dev/stdout /dev/null -x "$VMLINUX" -i "$inst" --json "$core" |
 				grep -c '^{"instance"')
 			[ "$nj" = "$(wc -l <"$tmp/got.$inst")" ] ||
 				bad="buffer $inst (bin): $(wc -l <"$tmp/got.$inst") timeline lines, $nj events"

@@ -14,9 +14,9 @@ trap 'rm -rf "$tmp"' EXIT
 # same CASE WHAT ARGS...: with and without the programs alike
 same() {
 	local c=$1 what=$2 rc1 rc2 bad=; shift 2
-	"$KTRACE_BIN" "$@" >"$tmp/f.out" 2>"$tmp/f.err"
+	kx "$tmp/f.out" "$tmp/f.err" "$@"
 	rc1=$?
-	KTRACE_NO_FASTFMT=1 "$KTRACE_BIN" "$@" >"$tmp/s.out" 2>"$tmp/s.err"
+	KTRACE_NO_FASTFMT=1 kx "$tmp/s.out" "$tmp/s.err" "$@"
 	rc2=$?
 	if [ $rc1 != $rc2 ]; then
 		bad="; status $rc1, $rc2 through libtraceevent alone"

@@ -34,7 +34,7 @@ for c in $(cases); do
 	for fmt in $(formats_of "$c"); do
 		for b in $INSTANCES; do
 			n=$((n + 1))
-			"$KTRACE_BIN" -x "$VMLINUX" -i "$b" "$dir/vmcore.$fmt" >"$tmp/out" 2>"$tmp/err"
+			kx "$tmp/out" "$tmp/err" -x "$VMLINUX" -i "$b" "$dir/vmcore.$fmt"
 			rc=$?
 			grep -v '^# ktrace: ' "$tmp/out" >"$tmp/text"
 			if [ $rc != 0 ]; then

@@ -29,7 +29,7 @@ fi
 # run NAME ARGS...: output to $tmp/NAME.out, stderr to $tmp/NAME.err, status in $rc
 run() {
 	local name=$1; shift
-	"$KTRACE_BIN" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	kx "$tmp/$name.out" "$tmp/$name.err" "$@"
 	rc=$?
 }
 

@@ -36,7 +36,7 @@ for c in $(cases); do
 				i=$b
 				[ $what = snapshot ] && i=$b.snapshot
 				truth=$dir/truth/$b.$what
-				"$KTRACE_BIN" -x "$VMLINUX" -i "$i" "$dir/vmcore.$fmt" >"$tmp/out" 2>"$tmp/err"
+				kx "$tmp/out" "$tmp/err" -x "$VMLINUX" -i "$i" "$dir/vmcore.$fmt"
 				rc=$?
 				grep -v '^# ktrace: ' "$tmp/out" >"$tmp/text"
 				if [ $rc != 0 ]; then
@@ -63,7 +63,7 @@ for c in $(cases); do
 		fi
 		# JSON and trace.dat: the snapshot's events, one a line of the kernel's file
 		lines=$(grep -v '^#' "$snap" | grep -vc '^$')
-		"$KTRACE_BIN" -x "$VMLINUX" -i "$b.snapshot" --json "$dir/vmcore.elf" 2>/dev/null >"$tmp/json"
+		kx "$tmp/json" /dev/null -x "$VMLINUX" -i "$b.snapshot" --json "$dir/vmcore.elf"
 		nj=$(grep -c "^{\"instance\":\"$b.snapshot\"" "$tmp/json")
 		[ "$nj" = "$lines" ] && ok "$c/$b.snapshot: JSON has the $nj events of the kernel's file" ||
 			nok "$c/$b.snapshot: JSON has $nj events, the kernel's file $lines lines"
@@ -89,7 +89,7 @@ for c in $(cases); do
 		} >"$tmp/cmds"
 		"$1" -s "${@:3}" "$VMLINUX" "$dir/vmcore.elf" -i "$tmp/cmds" </dev/null >"$tmp/crash.out" 2>&1
 		for b in $INSTANCES; do
-			"$KTRACE_BIN" -x "$VMLINUX" -i "$b.snapshot" "$dir/vmcore.elf" >"$tmp/want" 2>/dev/null
+			kx "$tmp/want" /dev/null -x "$VMLINUX" -i "$b.snapshot" "$dir/vmcore.elf"
 			[ -s "$tmp/$b.crash" ] && cmp -s "$tmp/$b.crash" "$tmp/want" &&
 				ok "$c/$b.snapshot: crash's ktrace show prints the same ($(wc -l <"$tmp/want") lines)" ||
 				nok "$c/$b.snapshot: crash's ktrace show differs or printed nothing"

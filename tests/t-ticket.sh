@@ -95,8 +95,8 @@ for c in $(cases); do
 		nok "$c: --ticket exit $rc: $(tail -n1 "$tmp/err")"
 		continue
 	fi
-	"$KTRACE_BIN" -q -x "$VMLINUX" "$core" >"$tmp/want.txt" 2>/dev/null
-	"$KTRACE_BIN" -q -j -x "$VMLINUX" "$core" >"$tmp/want.jsonl" 2>/dev/null
+	kx "$tmp/want.txt" /dev/null -q -x "$VMLINUX" "$core"
+	kx "$tmp/want.jsonl" /dev/null -q -j -x "$VMLINUX" "$core"
 	"$KTRACE_BIN" -q -x "$VMLINUX" -o "$tmp/want.dat" "$core" 2>/dev/null
 	for f in txt jsonl; do
 		if [ -s "$tmp/want.$f" ] && cmp -s "$tmp/want.$f" "$t/trace.$f"; then

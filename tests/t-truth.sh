@@ -38,7 +38,7 @@ for c in $(cases) $(dump_alone_cases); do
 			truth=$dir/truth/$inst.trace
 			n=$((n + 1))
 			out=$(mktemp); err=$(mktemp)
-			"$KTRACE_BIN" "${RD[@]}" -i "$inst" "$core" >"$out" 2>"$err"
+			kx "$out" "$err" "${RD[@]}" -i "$inst" "$core"
 			rc=$?
 			# bin, sym-userobj...: what ktrace says it does not print as the
 			# kernel does is checked by t-options.sh, not line by line here
@@ -90,11 +90,10 @@ for c in $(cases) $(dump_alone_cases); do
 				ok "$c/$fmt/$inst: $(grep -vc '^#' "$truth") kernel lines found in order, ends at the last event"
 			fi
 			# JSON carries the same events: same order, time stamps and text
-			"$KTRACE_BIN" "${RD[@]}" -i "$inst" "$core" 2>/dev/null |
-				grep -av '^#' | grep -v '^CPU:.*LOST' |
+			grep -av '^#' "$out" | grep -v '^CPU:.*LOST' |
 				sed -n 's/^.\{16\}-[0-9]* *\(([ 0-9-]*) \)\{0,1\}\[\([0-9]*\)\] [^ ]* *\([0-9]*\.[0-9]*\): \(.*\)$/\2 \3 \4/p' |
 				sed 's/^0*\([0-9]\)/\1/' >"$err"
-			"$KTRACE_BIN" "${RD[@]}" -i "$inst" --json "$core" 2>/dev/null >"$out"
+			kx "$out" /dev/null "${RD[@]}" -i "$inst" --json "$core"
 			ne_j=$(grep -c '^{"instance"' "$out")
 			# (hex prints an empty line after each event)
 			ne_t=$(grep -av '^#' "$truth" | grep -v '^CPU:.*LOST' | grep -v '^ => ' |
