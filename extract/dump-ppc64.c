@@ -69,11 +69,26 @@ static addrxlat_sys_t *ctx_sys(kdump_ctx_t *c)
 	return NULL;
 }
 
-int kx_ppc64__unset(kdump_ctx_t *c)
+/* NUMBER(VMALLOC_START) of vmcoreinfo (5.x and later), or 0 */
+static uint64_t vmalloc_start(kdump_ctx_t *c)
+{
+	uint64_t v = 0;
+	char *s = NULL;
+
+	if (kdump_vmcoreinfo_line(c, "NUMBER(VMALLOC_START)", &s) == KDUMP_OK && s)
+		v = strtoull(s, NULL, 16);
+	kdump_clear_err(c);
+	free(s);
+	return v;
+}
+
+int kx_ppc64__wanted(kdump_ctx_t *c)
 {
 	const char *arch = NULL;
 	addrxlat_sys_t *sys = NULL;
-	int unset;
+	addrxlat_map_t *map;
+	uint64_t vs;
+	int wanted;
 
 	if (kdump_get_string_attr(c, KDUMP_ATTR_ARCH_NAME, &arch) != KDUMP_OK || !arch ||
 	    strcmp(arch, KDUMP_ARCH_PPC64)) {
@@ -83,9 +98,16 @@ int kx_ppc64__unset(kdump_ctx_t *c)
 	sys = ctx_sys(c);
 	if (!sys)
 		return 0;
-	unset = !addrxlat_sys_get_map(sys, ADDRXLAT_SYS_MAP_KV_PHYS);
+	map = addrxlat_sys_get_map(sys, ADDRXLAT_SYS_MAP_KV_PHYS);
+	vs = vmalloc_start(c);
+	/*
+	 * None (4 KiB pages), or libkdumpfile's layout (64 KiB pages) on a
+	 * kernel whose vmalloc it maps linearly: the modules of 5.2 and later
+	 */
+	wanted = !map || (vs > PPC64_LINEAR && vs <= PPC64_KERN_END &&
+			  addrxlat_map_search(map, vs) == ADDRXLAT_SYS_METH_DIRECT);
 	addrxlat_sys_decref(sys);
-	return unset;
+	return wanted;
 }
 
 /* 8 bytes of physical memory, as addrxlat reads its own page tables */
@@ -272,12 +294,9 @@ int kx_ppc64__init(struct kx_ppc64 *p, kdump_ctx_t *c, const struct kx_symtab *s
 
 	memset(p, 0, sizeof(*p));
 	p->page_shift = page_shift;
-	p->vmalloc_start = PPC64_VMALLOC;
-	if (kdump_vmcoreinfo_line(c, "NUMBER(VMALLOC_START)", &s) == KDUMP_OK && s)
-		p->vmalloc_start = strtoull(s, NULL, 16);
-	kdump_clear_err(c);
-	free(s);
-	s = NULL;
+	p->vmalloc_start = vmalloc_start(c);
+	if (!p->vmalloc_start)
+		p->vmalloc_start = PPC64_VMALLOC;
 	if (p->vmalloc_start <= PPC64_LINEAR || p->vmalloc_start > PPC64_KERN_END) {
 		/* before 5.2, hash: vmalloc at 0xd000...; not walked */
 		snprintf(p->why, sizeof(p->why), "VMALLOC_START 0x%llx, not this layout",

@@ -22,8 +22,12 @@ struct kx_ppc64 {
 	char why[128];		/* why addresses past the linear map are not translated */
 };
 
-/* A ppc64 context whose translation libkdumpfile left unset? */
-int kx_ppc64__unset(kdump_ctx_t *c);
+/*
+ * A ppc64 context whose translation libkdumpfile left unset (4 KiB pages),
+ * or set for another layout (64 KiB pages, a kernel with vmalloc at
+ * 0xc008...)?
+ */
+int kx_ppc64__wanted(kdump_ctx_t *c);
 /*
  * Learn the layout from @c (vmcoreinfo, the kernel's variables through the
  * linear map) and set it on @c's translation system. 0 or -errno; what is

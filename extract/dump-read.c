@@ -573,7 +573,7 @@ enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 	}
 	d->page_shift = (unsigned int)shift;
 	d->kernel_min = kernel_min(d);
-	if (kx_ppc64__unset(d->ctx)) {
+	if (kx_ppc64__wanted(d->ctx)) {
 		if (kx_ppc64__init(&d->ppc64, d->ctx, d->symtab, d->kaslr_offset, d->page_shift)) {
 			snprintf(msg, msglen, "vmcore %s: setting up ppc64 address translation: "
 				 "out of memory", d->path);
@@ -581,8 +581,9 @@ enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 		}
 		d->ppc64_own = 1;
 		if (d->verbose)
-			fprintf(stderr, "dump: ppc64 with %u KiB pages: libkdumpfile %s sets up no "
-				"translation; the linear map and %s (dump-ppc64.c)\n",
+			fprintf(stderr, "dump: ppc64 with %u KiB pages: libkdumpfile %s has no "
+				"translation of this kernel's layout; the linear map and %s "
+				"(dump-ppc64.c)\n",
 				1u << (d->page_shift - 10), KDUMPFILE_VERSION_STRING,
 				d->ppc64.pgd ? "swapper_pg_dir walked" : "nothing else");
 		if (!d->ppc64.pgd)
