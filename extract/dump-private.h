@@ -11,6 +11,7 @@
 #include <libkdumpfile/kdumpfile.h>
 
 #include "dump.h"
+#include "dump-ppc64.h"
 #include "vmlinux.h"
 
 struct kx_flat;
@@ -41,6 +42,9 @@ struct kx_dump {
 	kdump_bmp_t *filemap;	/* file.pagemap of a compressed dump: pfns it holds */
 	unsigned long renewed;	/* contexts replaced after a failed read (renew_ctx()) */
 	unsigned int page_shift;
+	/* ppc64 with pages libkdumpfile does not know: our layout on every context */
+	int ppc64_own;
+	struct kx_ppc64 ppc64;
 	uint64_t kernel_min;	/* lowest kernel address on this arch */
 	/*
 	 * A truncated ELF dump opened with force: libkdumpfile reads the

@@ -197,6 +197,8 @@ static kdump_ctx_t *open_ctx(struct kx_dump *d)
 	}
 	if (kdump_set_string_attr(c, KDUMP_ATTR_OSTYPE, "linux") != KDUMP_OK)
 		goto fail;
+	if (d->ppc64_own && kx_ppc64__install(&d->ppc64, c))
+		goto fail;
 	return c;
 fail:
 	kdump_free(c);
@@ -571,6 +573,23 @@ enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 	}
 	d->page_shift = (unsigned int)shift;
 	d->kernel_min = kernel_min(d);
+	if (kx_ppc64__wanted(d->ctx)) {
+		if (kx_ppc64__init(&d->ppc64, d->ctx, d->symtab, d->kaslr_offset, d->page_shift)) {
+			snprintf(msg, msglen, "vmcore %s: setting up ppc64 address translation: "
+				 "out of memory", d->path);
+			return KX_ERR_NOMEM;
+		}
+		d->ppc64_own = 1;
+		if (d->verbose)
+			fprintf(stderr, "dump: ppc64 with %u KiB pages: libkdumpfile %s has no "
+				"translation of this kernel's layout; the linear map and %s "
+				"(dump-ppc64.c)\n",
+				1u << (d->page_shift - 10), KDUMPFILE_VERSION_STRING,
+				d->ppc64.pgd ? "swapper_pg_dir walked" : "nothing else");
+		if (!d->ppc64.pgd)
+			fprintf(stderr, "warning: vmcore %s: addresses past the linear map "
+				"(vmalloc, modules) cannot be read: %s\n", d->path, d->ppc64.why);
+	}
 	ks = ctx_refs(d, d->ctx);
 	if (ks != KDUMP_OK) {
 		snprintf(msg, msglen, "vmcore %s: kdump_get_addrxlat: %s",
