@@ -33,6 +33,7 @@ static int read_note(struct kt_session *s, char **text, uint64_t *size)
 	/* Elf64_Nhdr: namesz, descsz, type; then "VMCOREINFO\0" padded to 12 */
 	if (kt_read(s, note, hdr, sizeof(hdr)) || kt_read(s, note + 12, name, sizeof(name)))
 		return -EFAULT;
+	kt_order(s->l.be, hdr, 3, 4);
 	if (hdr[0] != 11 || memcmp(name, "VMCOREINFO", 11) || !hdr[1] || hdr[1] > VMCOREINFO_MAX)
 		return -EBADMSG;
 	*text = calloc(1, (size_t)hdr[1] + 1);

@@ -119,6 +119,11 @@ struct kt_layout {
 	struct kt_member seq_buffer;		/* trace_seq.buffer: a page, 8 KiB since 6.7 */
 
 	uint32_t page_size;
+	/*
+	 * the kernel's byte order (KT_TARGET_BIG_ENDIAN: s390x): every word
+	 * read from its memory or its records goes through kt_get16/32/64()
+	 */
+	bool be;
 };
 
 struct kt_dyn_arg;
@@ -472,6 +477,72 @@ int kt_prefetch__read(struct kt_session *s, struct kt_buffer *b, int cpu, uint64
 		      void *buf, uint32_t len);
 void kt_pagecache__free(struct kt_session *s);
 
+/*
+ * A word of the crashed kernel, in its byte order (@be: big-endian, its
+ * kt_layout.be): every multi-byte value read from its memory, its ring
+ * buffer pages and its records. kt_le64/kt_le32 below are for what is
+ * little-endian whatever the kernel (our own formats).
+ */
+static inline uint16_t kt_get16(bool be, const void *p)
+{
+	uint16_t v;
+	__builtin_memcpy(&v, p, 2);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return be ? v : __builtin_bswap16(v);
+#else
+	return be ? __builtin_bswap16(v) : v;
+#endif
+}
+
+static inline uint32_t kt_get32(bool be, const void *p)
+{
+	uint32_t v;
+	__builtin_memcpy(&v, p, 4);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return be ? v : __builtin_bswap32(v);
+#else
+	return be ? __builtin_bswap32(v) : v;
+#endif
+}
+
+static inline uint64_t kt_get64(bool be, const void *p)
+{
+	uint64_t v;
+	__builtin_memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return be ? v : __builtin_bswap64(v);
+#else
+	return be ? __builtin_bswap64(v) : v;
+#endif
+}
+
+/* an unsigned field of 1, 2, 4 or 8 bytes (any other size: 8) */
+static inline uint64_t kt_getn(bool be, const void *p, unsigned int size)
+{
+	switch (size) {
+	case 1: return *(const uint8_t *)p;
+	case 2: return kt_get16(be, p);
+	case 4: return kt_get32(be, p);
+	default: return kt_get64(be, p);
+	}
+}
+
+/* @n words of @size (2, 4, 8) bytes at @p, read from the kernel, to the host's order */
+void kt_order(bool be, void *p, size_t n, unsigned int size);
+
+/*
+ * A ring buffer event's header word (struct ring_buffer_event: u32
+ * type_len:5, time_delta:27) as a little-endian kernel lays it out, type_len
+ * in bits 0-4: a big-endian compiler gives the first bit-field the high
+ * bits (type_len in 27-31), as libtraceevent's kbuffer reads it too.
+ */
+static inline uint32_t kt_rb_hdr(bool be, const void *p)
+{
+	uint32_t h = kt_get32(be, p);
+
+	return be ? h >> 27 | h << 5 : h;
+}
+
 static inline uint64_t kt_le64(const void *p)
 {
 	uint64_t v;
@@ -601,6 +672,7 @@ struct kt_page_cursor {
 	bool missed_stored;
 	uint64_t missed_count;
 	uint32_t discard;	/* first padding with a time delta; len: none */
+	bool be;		/* the kernel's byte order (kt_layout.be) */
 };
 
 /*

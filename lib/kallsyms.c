@@ -153,6 +153,28 @@ static int t_read(const struct kt_target *t, uint64_t addr, void *buf, size_t le
 	return t->read(t->priv, addr, buf, len);
 }
 
+/*
+ * The @n words of @size bytes at @p, read as they lie in the dump, in the
+ * host's order (a big-endian kernel's tables read on a little-endian host)
+ */
+static void t_order(const struct kt_target *t, void *p, size_t n, unsigned int size)
+{
+	bool be = t->flags & KT_TARGET_BIG_ENDIAN;
+	size_t i;
+
+	if (be == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		return;
+	for (i = 0; i < n; i++) {
+		uint8_t *w = (uint8_t *)p + i * size;
+
+		switch (size) {
+		case 2: { uint16_t v; memcpy(&v, w, 2); v = __builtin_bswap16(v); memcpy(w, &v, 2); break; }
+		case 4: { uint32_t v; memcpy(&v, w, 4); v = __builtin_bswap32(v); memcpy(w, &v, 4); break; }
+		default: { uint64_t v; memcpy(&v, w, 8); v = __builtin_bswap64(v); memcpy(w, &v, 8); break; }
+		}
+	}
+}
+
 static int t_symbol(const struct kt_target *t, const char *name, uint64_t *addr)
 {
 	return t->symbol(t->priv, name, addr);
@@ -238,6 +260,7 @@ static int load_names(const struct kt_target *s, struct kt_kallsyms *k)
 	if (t_read(s, tidx, k->index, sizeof(k->index)))
 		return kt_err(EFAULT, "cannot read kallsyms_token_index at 0x%llx",
 			      (unsigned long long)tidx);
+	t_order(s, k->index, 256, 2);
 	for (i = 0; i < 256; i++)
 		if (k->index[i] > maxoff)
 			maxoff = k->index[i];
@@ -619,6 +642,7 @@ static int load_addrs(const struct kt_target *s, struct kt_kallsyms *k)
 		if (t_read(s, sym, k->addr, (size_t)k->num * 8))
 			return kt_err(EFAULT, "cannot read kallsyms_addresses at 0x%llx",
 				      (unsigned long long)sym);
+		t_order(s, k->addr, k->num, 8);
 		return 0;
 	}
 	if (t_symbol(s, "kallsyms_offsets", &offs))
@@ -631,6 +655,7 @@ static int load_addrs(const struct kt_target *s, struct kt_kallsyms *k)
 		return kt_err(EFAULT, "cannot read kallsyms_offsets at 0x%llx",
 			      (unsigned long long)offs);
 	}
+	t_order(s, o, k->num, 4);
 	/*
 	 * v7.0 dropped kallsyms_relative_base: each kallsyms_offsets[i] is
 	 * relative to its own place (offset_to_ptr(&kallsyms_offsets[i])).
@@ -647,6 +672,7 @@ static int load_addrs(const struct kt_target *s, struct kt_kallsyms *k)
 		return kt_err(EFAULT, "cannot read kallsyms_relative_base at 0x%llx",
 			      (unsigned long long)sym);
 	}
+	t_order(s, &base, 1, 8);
 	/*
 	 * the first entry named _stext: when the target knows _stext, only
 	 * the entries that decode to it in either reading are expanded
@@ -753,6 +779,7 @@ struct kt_kallsyms *kt_kallsyms__load(const struct kt_target *t)
 		       (unsigned long long)sym);
 		return NULL;
 	}
+	t_order(t, &num, 1, 4);
 	if (!num || num > KT_MAX_KALLSYMS) {
 		kt_err(EBADMSG, "kallsyms_num_syms at 0x%llx is %u: damaged",
 		       (unsigned long long)sym, num);
@@ -1180,7 +1207,7 @@ void kt_kallsyms__mark_record(struct kt_session *s, const uint8_t *data, uint32_
 	lo = k->addr[k->by_addr[0]] > k->text ? k->addr[k->by_addr[0]] : k->text;
 	hi = k->addr[k->by_addr[k->num - 1]];
 	for (i = 0; i + 8 <= size; i += 4) {
-		uint64_t v = kt_le64(data + i);
+		uint64_t v = kt_get64(s->l.be, data + i);
 
 		if (v <= lo || v > hi)
 			continue;

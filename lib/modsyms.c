@@ -85,10 +85,11 @@ static int load_module(struct kt_session *s, struct kt_modsyms *m, uint64_t mod)
 	}
 	for (i = 0; i < cnt; i++) {
 		const uint8_t *e = raw + i * ELF64_SYM_SIZE;
-		uint16_t shndx = (uint16_t)(e[6] | e[7] << 8);
-		uint64_t value = kt_le64(e + 8), size = kt_le64(e + 16);
+		/* Elf64_Sym in the kernel's byte order */
+		uint16_t shndx = kt_get16(s->l.be, e + 6);
+		uint64_t value = kt_get64(s->l.be, e + 8), size = kt_get64(s->l.be, e + 16);
 
-		if (shndx == SHN_UNDEF || !value || !size || !kt_le32(e))
+		if (shndx == SHN_UNDEF || !value || !size || !kt_get32(s->l.be, e))
 			continue;
 		if (m->n == m->cap) {
 			size_t cap = m->cap ? m->cap * 2 : 1024;
@@ -101,7 +102,7 @@ static int load_module(struct kt_session *s, struct kt_modsyms *m, uint64_t mod)
 			m->syms = n;
 			m->cap = cap;
 		}
-		m->syms[m->n++] = (struct mod_sym){ value, size, str + kt_le32(e), NULL,
+		m->syms[m->n++] = (struct mod_sym){ value, size, str + kt_get32(s->l.be, e), NULL,
 						    m->nr_names - 1 };
 	}
 	free(raw);

@@ -74,13 +74,31 @@ int kt_read(struct kt_session *s, uint64_t addr, void *buf, size_t len)
 	return err;
 }
 
+void kt_order(bool be, void *p, size_t n, unsigned int size)
+{
+	uint8_t *w = p;
+	size_t i;
+
+	if (be == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		return;
+	for (i = 0; i < n; i++, w += size) {
+		uint64_t v = kt_getn(be, w, size);
+
+		switch (size) {
+		case 2: { uint16_t x = (uint16_t)v; memcpy(w, &x, 2); break; }
+		case 4: { uint32_t x = (uint32_t)v; memcpy(w, &x, 4); break; }
+		default: memcpy(w, &v, 8); break;
+		}
+	}
+}
+
 int kt_read_u64(struct kt_session *s, uint64_t addr, uint64_t *v)
 {
 	uint8_t b[8];
 	int err = kt_read(s, addr, b, 8);
 
 	if (!err)
-		*v = kt_le64(b);
+		*v = kt_get64(s->l.be, b);
 	return err;
 }
 
@@ -90,7 +108,7 @@ int kt_read_u32(struct kt_session *s, uint64_t addr, uint32_t *v)
 	int err = kt_read(s, addr, b, 4);
 
 	if (!err)
-		*v = kt_le32(b);
+		*v = kt_get32(s->l.be, b);
 	return err;
 }
 
@@ -107,12 +125,7 @@ int kt_read_member(struct kt_session *s, uint64_t base, const struct kt_member *
 	err = kt_read(s, base + m->off, b, m->size);
 	if (err)
 		return err;
-	switch (m->size) {
-	case 1: *v = b[0]; break;
-	case 2: *v = (uint64_t)b[0] | (uint64_t)b[1] << 8; break;
-	case 4: *v = kt_le32(b); break;
-	default: *v = kt_le64(b); break;
-	}
+	*v = kt_getn(s->l.be, b, m->size);
 	return 0;
 }
 

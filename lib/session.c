@@ -147,13 +147,8 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 	s->kallsyms_else = o.kallsyms_else;
 	s->kallsyms_else_ctx = o.kallsyms_else_ctx;
 
-	if (s->t.flags & KT_TARGET_BIG_ENDIAN) {
-		/* every reader below takes the kernel's words as little-endian */
-		err = kt_err(ENOTSUP, "the dump is of a big-endian machine (s390x): ktrace "
-				      "cannot read big-endian kernels yet, and will not print "
-				      "what it would misread");
-		goto fail;
-	}
+	/* the kernel's byte order: every word read below goes by it */
+	s->l.be = !!(s->t.flags & KT_TARGET_BIG_ENDIAN);
 	newer_kernel(s);
 	err = kt_layout__probe(s);
 	if (!err)

@@ -368,7 +368,7 @@ static bool log_action(struct kt_session *s, struct kt_buffer *b, const struct b
 				 (unsigned long long)(ts / 1000000000),
 				 (unsigned long long)(ts % 1000000000), (unsigned)t->pid, act, rwbs);
 	} else if (t->action & BLK_TA_CGROUP) {
-		uint64_t id = kt_le64(t->t + blk_layout(s)->size);
+		uint64_t id = kt_get64(s->l.be, t->t + blk_layout(s)->size);
 
 		if (s->blk_flags & OPT_CGNAME) {
 			b->loss.events_unrendered++;
@@ -413,14 +413,14 @@ void kt_blk__print(struct kt_session *s, struct kt_buffer *b, const void *data, 
 
 	if (size < L->size)
 		goto corrupt;
-	t.sector = kt_le64(t.t + L->sector);
-	t.bytes = kt_le32(t.t + L->bytes);
-	t.action = L->action_size == 8 ? kt_le64(t.t + L->action) : kt_le32(t.t + L->action);
-	t.device = kt_le32(t.t + L->device);
-	t.error = (uint16_t)(t.t[L->error] | t.t[L->error + 1] << 8);
-	pdu_len = (uint32_t)(t.t[L->pdu_len] | t.t[L->pdu_len + 1] << 8);
+	t.sector = kt_get64(s->l.be, t.t + L->sector);
+	t.bytes = kt_get32(s->l.be, t.t + L->bytes);
+	t.action = kt_getn(s->l.be, t.t + L->action, L->action_size == 8 ? 8 : 4);
+	t.device = kt_get32(s->l.be, t.t + L->device);
+	t.error = kt_get16(s->l.be, t.t + L->error);
+	pdu_len = kt_get16(s->l.be, t.t + L->pdu_len);
 	/* iter->ent->pid: struct trace_entry's, over magic and sequence */
-	t.pid = (int)kt_le32(t.t + s->l.te_pid.off);
+	t.pid = (int)kt_get32(s->l.be, t.t + s->l.te_pid.off);
 	has_cg = t.action & BLK_TA_CGROUP;
 	cg = has_cg ? 8 : 0;
 	if (L->size + pdu_len > size || (int)pdu_len < cg)

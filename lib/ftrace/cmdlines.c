@@ -66,6 +66,8 @@ static int cmdlines_load(struct kt_session *s, struct kt_cmdlines *c)
 	} else {
 		names = sc + l->sc_saved_cmdlines.off;
 	}
+	kt_order(l->be, c->pid_to_map, c->nr_pid, 4);
+	kt_order(l->be, c->map_to_pid, c->num, 4);
 	if (kt_read(s, names, c->comms, (size_t)c->num * TASK_COMM_LEN))
 		return kt_err(EFAULT, "savedcmd: cannot read saved_cmdlines at 0x%llx",
 			      (unsigned long long)names);

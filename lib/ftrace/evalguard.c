@@ -119,7 +119,7 @@ static bool data_loc(const struct tep_format_field *f, const struct kt_record *r
 
 	if (!f || !kt_field_inside(f, r->size) || f->size < 4)
 		return false;
-	loc = kt_le32((const uint8_t *)r->data + f->offset);
+	loc = kt_get32(tep_is_file_bigendian(f->event->tep), (const uint8_t *)r->data + f->offset);
 	*off = loc & 0xffff;
 	*len = loc >> 16;
 	if (f->flags & TEP_FIELD_IS_RELATIVE)

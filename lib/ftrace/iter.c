@@ -266,12 +266,12 @@ static void fill(struct kt_iter *it, struct cpu_stream *st, struct kt_record *re
 	if (it->b->ops)
 		return;	/* a recorder's ring: no struct trace_entry */
 	if (st->size >= l->te_type.off + 2) {
-		rec->type = st->data[l->te_type.off] | st->data[l->te_type.off + 1] << 8;
+		rec->type = kt_get16(l->be, st->data + l->te_type.off);
 		if (it->b->s->type_used)
 			kt_used__mark(it->b->s->type_used, (uint32_t)rec->type);
 		if (it->b->s->sym_used)
 			kt_kallsyms__mark_record(it->b->s, st->data, st->size);
 	}
 	if (st->size >= l->te_pid.off + 4)
-		rec->pid = (int)kt_le32(st->data + l->te_pid.off);
+		rec->pid = (int)kt_get32(l->be, st->data + l->te_pid.off);
 }

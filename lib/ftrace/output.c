@@ -107,7 +107,7 @@ static bool print_user_stack(struct kt_session *s, struct kt_buffer *b, struct t
 	trace_seq_puts(q, "<user stack trace>");
 	for (i = 0, off = (uint32_t)f->offset; i < 8 && off + 8 <= (uint32_t)r->size;
 	     i++, off += 8) {
-		uint64_t ip = kt_le64((const uint8_t *)r->data + off);
+		uint64_t ip = kt_get64(s->l.be, (const uint8_t *)r->data + off);
 
 		if (!ip)
 			break;
@@ -384,7 +384,7 @@ static bool print_kernel_stack(struct kt_session *s, struct kt_buffer *b, struct
 		return false;
 	trace_seq_puts(q, "<stack trace>");
 	for (off = (uint32_t)f->offset; off + 8 <= (uint32_t)r->size; off += 8) {
-		uint64_t ip = kt_le64((const uint8_t *)r->data + off);
+		uint64_t ip = kt_get64(s->l.be, (const uint8_t *)r->data + off);
 
 		if (ip == UINT64_MAX)
 			break;

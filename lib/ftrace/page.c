@@ -32,7 +32,8 @@
  * is damage, and what follows it would be dropped unsaid.
  */
 static inline __attribute__((always_inline)) int
-validate_step(const uint8_t *data, uint32_t len, uint32_t *pos, uint32_t *discard, bool *record)
+validate_step(bool be, const uint8_t *data, uint32_t len, uint32_t *pos, uint32_t *discard,
+	      bool *record)
 {
 	uint32_t at = *pos, left = len - at, hdr, type_len, n;
 
@@ -40,7 +41,7 @@ validate_step(const uint8_t *data, uint32_t len, uint32_t *pos, uint32_t *discar
 		return 0;
 	if (left < 4)
 		return -EBADMSG;
-	hdr = kt_le32(data + at);
+	hdr = kt_rb_hdr(be, data + at);
 	type_len = hdr & 0x1f;
 	if (type_len && type_len <= RINGBUF_TYPE_DATA_TYPE_LEN_MAX) {
 		/* the length is in the header */
@@ -57,7 +58,7 @@ validate_step(const uint8_t *data, uint32_t len, uint32_t *pos, uint32_t *discar
 		return -EBADMSG;
 	switch (type_len) {
 	case RINGBUF_TYPE_PADDING:
-		n = kt_le32(data + at + 4);
+		n = kt_get32(be, data + at + 4);
 		if (n > left - 4 || (n & 3))
 			return -EBADMSG;
 		if (*discard == len)
@@ -70,7 +71,7 @@ validate_step(const uint8_t *data, uint32_t len, uint32_t *pos, uint32_t *discar
 		*pos = at + 8;
 		return 1;
 	default:	/* 0: the length word follows the header */
-		n = kt_le32(data + at + 4);
+		n = kt_get32(be, data + at + 4);
 		if (n < 4 || n > left - 4 || (n & 3))
 			return -EBADMSG;
 		*pos = at + 4 + n;
@@ -96,14 +97,14 @@ static inline int validate_end(int ret, uint32_t len, bool record)
  * 1 GiB ring), so the walk keeps its position in a register and stores
  * nothing else.
  */
-static int validate(const uint8_t *data, uint32_t len, uint32_t *discard)
+static int validate(bool be, const uint8_t *data, uint32_t len, uint32_t *discard)
 {
 	uint32_t pos = 0;
 	bool record = false;
 	int ret;
 
 	*discard = len;
-	while ((ret = validate_step(data, len, &pos, discard, &record)) > 0)
+	while ((ret = validate_step(be, data, len, &pos, discard, &record)) > 0)
 		;
 	return validate_end(ret, len, record);
 }
@@ -118,8 +119,7 @@ static int validate(const uint8_t *data, uint32_t len, uint32_t *discard)
 static uint32_t committed(const struct kt_layout *l, const uint8_t *page, uint32_t subbuf_size,
 			  bool *bad)
 {
-	uint64_t commit = l->dp_commit.size == 4 ? kt_le32(page + l->dp_commit.off)
-						 : kt_le64(page + l->dp_commit.off);
+	uint64_t commit = kt_getn(l->be, page + l->dp_commit.off, l->dp_commit.size == 4 ? 4 : 8);
 
 	commit &= ~(uint64_t)RB_MISSED_FLAGS;
 	*bad = commit > subbuf_size - l->dp_data.off;
@@ -153,8 +153,8 @@ void kt_page__check(const struct kt_layout *l, const uint8_t *const *pages, unsi
 
 				if (!(live & (1u << k)))
 					continue;
-				ret = validate_step(data[k], len[k], &pos[k], &chk[i + k].discard,
-						    &record[k]);
+				ret = validate_step(l->be, data[k], len[k], &pos[k],
+						    &chk[i + k].discard, &record[k]);
 				if (ret <= 0) {
 					chk[i + k].ret = validate_end(ret, len[k], record[k]);
 					live &= ~(1u << k);
@@ -172,9 +172,9 @@ static int load(struct kt_page_cursor *c, const struct kt_layout *l, const uint8
 	uint64_t commit;
 
 	memset(c, 0, sizeof(*c));
-	c->page_ts = kt_le64(page + l->dp_time_stamp.off);
-	commit = l->dp_commit.size == 4 ? kt_le32(page + l->dp_commit.off)
-					: kt_le64(page + l->dp_commit.off);
+	c->be = l->be;
+	c->page_ts = kt_get64(l->be, page + l->dp_time_stamp.off);
+	commit = kt_getn(l->be, page + l->dp_commit.off, l->dp_commit.size == 4 ? 4 : 8);
 	c->data = page + l->dp_data.off;
 	c->ts = c->page_ts;
 	c->missed = commit & RB_MISSED_EVENTS;
@@ -184,7 +184,7 @@ static int load(struct kt_page_cursor *c, const struct kt_layout *l, const uint8
 		return -EBADMSG;
 	c->len = (uint32_t)commit;
 	if (c->missed_stored && c->len + 8 <= max)
-		c->missed_count = kt_le64(c->data + c->len);
+		c->missed_count = kt_getn(l->be, c->data + c->len, l->dp_commit.size == 4 ? 4 : 8);
 	if (start > c->len)
 		return -EBADMSG;
 	/* validate the whole page before anything on it is believed */
@@ -193,7 +193,7 @@ static int load(struct kt_page_cursor *c, const struct kt_layout *l, const uint8
 			return chk->ret;
 		c->discard = chk->discard;
 	} else {
-		int ret = validate(c->data, c->len, &c->discard);
+		int ret = validate(l->be, c->data, c->len, &c->discard);
 
 		if (ret)
 			return ret;
@@ -241,9 +241,9 @@ const char *kt_page__why(int err)
 	}
 }
 
-static uint64_t event_stamp(const uint8_t *ev, uint32_t hdr)
+static uint64_t event_stamp(bool be, const uint8_t *ev, uint32_t hdr)
 {
-	return ((uint64_t)kt_le32(ev + 4) << TS_SHIFT) + (hdr >> 5);
+	return ((uint64_t)kt_get32(be, ev + 4) << TS_SHIFT) + (hdr >> 5);
 }
 
 int kt_page__next(struct kt_page_cursor *c, const uint8_t **data, uint32_t *size,
@@ -259,7 +259,7 @@ int kt_page__next(struct kt_page_cursor *c, const uint8_t **data, uint32_t *size
 			return 0;
 		if (left < 4 || (c->pos & 3))
 			return -EBADMSG;
-		hdr = kt_le32(ev);
+		hdr = kt_rb_hdr(c->be, ev);
 		type_len = hdr & 0x1f;
 		delta = hdr >> 5;
 
@@ -270,7 +270,7 @@ int kt_page__next(struct kt_page_cursor *c, const uint8_t **data, uint32_t *size
 				return -EBADMSG;
 			if (left < 8)
 				return -EBADMSG;
-			len = kt_le32(ev + 4);
+			len = kt_get32(c->be, ev + 4);
 			if (len > left - 4)
 				return -EBADMSG;
 			c->pos += 4 + len;
@@ -280,13 +280,13 @@ int kt_page__next(struct kt_page_cursor *c, const uint8_t **data, uint32_t *size
 		case RINGBUF_TYPE_TIME_EXTEND:
 			if (left < 8)
 				return -EBADMSG;
-			c->ts += event_stamp(ev, hdr);
+			c->ts += event_stamp(c->be, ev, hdr);
 			c->pos += 8;
 			continue;
 		case RINGBUF_TYPE_TIME_STAMP:
 			if (left < 8)
 				return -EBADMSG;
-			abs = event_stamp(ev, hdr);
+			abs = event_stamp(c->be, ev, hdr);
 			if (c->page_ts & TS_MSB) {
 				abs |= c->page_ts & TS_MSB;
 				if (abs < c->page_ts)
@@ -298,7 +298,7 @@ int kt_page__next(struct kt_page_cursor *c, const uint8_t **data, uint32_t *size
 		case 0:
 			if (left < 8)
 				return -EBADMSG;
-			len = kt_le32(ev + 4);	/* includes the length word */
+			len = kt_get32(c->be, ev + 4);	/* includes the length word */
 			if (len < 4 || len > left - 4 || (len & 3))
 				return -EBADMSG;
 			c->ts += delta;

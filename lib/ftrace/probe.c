@@ -111,6 +111,7 @@ static int syscall_user(struct kt_session *s, struct kt_event *e, uint64_t meta)
 	if (kt_read(s, meta + l->sm_user_mask.off, &mask, 2) ||
 	    kt_read(s, meta + l->sm_user_mask.off - 1, &size, 1))
 		return -1;
+	kt_order(l->be, &mask, 1, 2);
 	e->sc_user = true;
 	e->sc_user_mask = (uint16_t)mask;
 	e->sc_user_arg_size = size;
@@ -432,14 +433,14 @@ void kt_probe__free(struct kt_event *e)
 }
 
 /* a __data_loc string of the record, "" when it leaves the record */
-static const char *loc_string(const struct tep_record *r, uint32_t at, uint32_t *len)
+static const char *loc_string(bool be, const struct tep_record *r, uint32_t at, uint32_t *len)
 {
 	uint32_t loc, off;
 	const char *p;
 
 	if ((uint64_t)at + 4 > (uint64_t)r->size)
 		return NULL;
-	loc = kt_le32((const uint8_t *)r->data + at);
+	loc = kt_get32(be, (const uint8_t *)r->data + at);
 	off = loc & 0xffff;
 	*len = loc >> 16;
 	if (off > (uint32_t)r->size || *len > (uint32_t)r->size - off)
@@ -448,15 +449,6 @@ static const char *loc_string(const struct tep_record *r, uint32_t at, uint32_t 
 	return p;
 }
 
-static uint64_t num(const uint8_t *p, int size)
-{
-	switch (size) {
-	case 1: return p[0];
-	case 2: return (uint16_t)(p[0] | p[1] << 8);
-	case 4: return kt_le32(p);
-	default: return kt_le64(p);
-	}
-}
 
 /*
  * One value. Probe types print *(type *)data with the type's own
@@ -473,7 +465,7 @@ static int print_value(struct kt_session *s, struct kt_buffer *b, struct trace_s
 
 	if (spec == SPEC_QSTR || spec == SPEC_STR) {
 		uint32_t len;
-		const char *str = loc_string(r, at, &len);
+		const char *str = loc_string(s->l.be, r, at, &len);
 
 		if (!str)
 			return -EBADMSG;
@@ -487,7 +479,7 @@ static int print_value(struct kt_session *s, struct kt_buffer *b, struct trace_s
 	}
 	if ((uint64_t)at + (uint64_t)size > (uint64_t)r->size || size <= 0 || size > 8)
 		return -EBADMSG;
-	v = num(p, size);
+	v = kt_getn(s->l.be, p, (unsigned int)size);
 	switch (spec) {
 	case SPEC_U:
 		if (synth && size <= 4)

@@ -215,8 +215,10 @@ static struct tep_handle *tep_setup(struct kt_session *s, bool lock)
 		return NULL;
 	tep_set_long_size(tep, 8);
 	tep_set_page_size(tep, (int)s->l.page_size);
-	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	/* the fields of the kernel's records are in its byte order */
+	tep_set_file_bigendian(tep, s->l.be ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN
+									 : TEP_LITTLE_ENDIAN);
 	tep_set_cpus(tep, s->nr_cpu_ids);
 	if (lock)
 		kt_lock(s);
@@ -586,7 +588,7 @@ static struct tep_format_field *field_outside(struct tep_event *ev, const struct
 			continue;
 		if ((uint64_t)f->offset + 4 > r->size)
 			return f;
-		loc = kt_le32((const uint8_t *)r->data + f->offset);
+		loc = kt_get32(tep_is_file_bigendian(ev->tep), (const uint8_t *)r->data + f->offset);
 		off = loc & 0xffff;
 		len = loc >> 16;
 		if (f->flags & TEP_FIELD_IS_RELATIVE)

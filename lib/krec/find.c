@@ -229,6 +229,9 @@ int kt_krec__load(struct kt_session *s)
 
 	if (kt_modsyms__find(s, KREC_MODULE, "krec_buffer", &sym, &size))
 		return 0;	/* not loaded */
+	if (s->l.be)	/* its records' ids and string offsets are read little-endian */
+		return kt_err(ENOTSUP, "krec: module krec is loaded, but its ring is not read on "
+				       "a big-endian kernel (s390x) yet");
 	if (kt_read_u64(s, sym, &rb) || !rb)
 		return kt_err(EFAULT, "krec: cannot read krec_buffer at 0x%llx, or it is NULL",
 			      (unsigned long long)sym);

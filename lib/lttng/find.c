@@ -36,6 +36,8 @@ int kt_lttng__layout(struct kt_session *s, struct kt_lttng_layout *l)
 	int err = 0;
 
 	memset(l, 0, sizeof(*l));
+	if (s->l.be)	/* its packets and CTF metadata are read little-endian */
+		return kt_err(ENOTSUP, "LTTng: not read on a big-endian kernel (s390x) yet");
 	err |= member(s, SESSION, "list", &l->s_list);
 	err |= member(s, SESSION, "chan", &l->s_chan);
 	err |= member(s, SESSION, "name", &l->s_name);

@@ -41,7 +41,6 @@
 #define ID_SIZE			8	/* sizeof(prb_data_block.id) */
 #define MAX_WARNINGS		5
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 /* A kernel array copied page by page; pages that cannot be read are zeros. */
 struct area {
@@ -62,6 +61,7 @@ struct prb {
 	uint64_t warned;
 	bool seen_valid;
 	uint64_t lost_before_first;
+	bool be;		/* the kernel's byte order (kt_layout.be) */
 };
 
 static int area_read(struct kt_session *s, struct area *a)
@@ -141,6 +141,7 @@ static int read_header(struct kt_session *s, struct prb *r)
 	uint64_t sym, dr, tr, v, descs, infos, data;
 	int err;
 
+	r->be = l->be;
 	if (!l->prb_desc_ring.present || !l->prb_text_data_ring.present ||
 	    !l->pdr_infos.present || !l->pd_text_next.present || !l->pi_text_len.present ||
 	    !l->pi_ts_nsec.present || !l->pd_state_var.present || !l->prb_desc_size ||
@@ -281,9 +282,9 @@ static const char *text_block(const struct prb *r, uint64_t id, uint64_t begin,
 		why[0] = '\0';
 		return NULL;
 	}
-	if (kt_le64(blk) != id) {
+	if (kt_get64(r->be, blk) != id) {
 		snprintf(why, whylen, "text block at ring offset 0x%llx holds id 0x%llx",
-			 (unsigned long long)off, (unsigned long long)kt_le64(blk));
+			 (unsigned long long)off, (unsigned long long)kt_get64(r->be, blk));
 		return NULL;
 	}
 	*room = len - ID_SIZE;
@@ -333,15 +334,20 @@ static int add_record(struct kt_session *s, struct kt_log *log, const uint8_t *i
 	p = copy_str(p, info, &l->pi_subsystem);
 	rec->device = p;
 	copy_str(p, info, &l->pi_device);
-	rec->seq = kt_le64(info + l->pi_seq.off);
-	rec->ts_nsec = kt_le64(info + l->pi_ts_nsec.off);
-	rec->caller_id = l->pi_caller_id.present ? kt_le32(info + l->pi_caller_id.off) : 0;
+	rec->seq = kt_get64(l->be, info + l->pi_seq.off);
+	rec->ts_nsec = kt_get64(l->be, info + l->pi_ts_nsec.off);
+	rec->caller_id = l->pi_caller_id.present ? kt_get32(l->be, info + l->pi_caller_id.off) : 0;
 	rec->facility = l->pi_facility.present ? info[l->pi_facility.off] : 0;
 	rec->level = -1;
-	/* u8 flags:5, level:3 share a byte; GCC fills it from bit 0 on x86 */
+	/*
+	 * u8 flags:5, level:3 share a byte: GCC fills it from bit 0 on a
+	 * little-endian machine, from bit 7 on a big-endian one (s390x)
+	 */
 	if (l->pi_level.present && l->pi_flags.present && l->pi_level.off == l->pi_flags.off) {
-		rec->flags = info[l->pi_flags.off] & 0x1f;
-		rec->level = info[l->pi_level.off] >> 5;
+		uint8_t v = info[l->pi_flags.off];
+
+		rec->flags = l->be ? v >> 3 : v & 0x1f;
+		rec->level = l->be ? v & 7 : v >> 5;
 	}
 	log->loss.log_records++;
 	return 0;
@@ -364,7 +370,7 @@ static int read_desc(struct kt_session *s, struct prb *r, struct kt_log *log, ui
 		unreadable(r, log);
 		return 0;
 	}
-	sv = kt_le64(d + l->pd_state_var.off);
+	sv = kt_get64(l->be, d + l->pd_state_var.off);
 	if ((sv & DESC_ID_MASK) != id) {
 		/* a writer moved head_id and had not yet claimed the descriptor */
 		if (is_head) {
@@ -389,16 +395,16 @@ static int read_desc(struct kt_session *s, struct prb *r, struct kt_log *log, ui
 		unreadable(r, log);
 		return 0;
 	}
-	seq = kt_le64(info + l->pi_seq.off);
+	seq = kt_get64(l->be, info + l->pi_seq.off);
 	/* a descriptor's seq starts at its index and grows by the ring's count */
 	if ((seq & (r->count - 1)) != idx) {
 		bad(s, r, log, id, "seq %llu does not belong at index %llu",
 		    (unsigned long long)seq, (unsigned long long)idx);
 		return 0;
 	}
-	text_len = le16(info + l->pi_text_len.off);
-	begin = kt_le64(d + l->pd_text_begin.off);
-	next = kt_le64(d + l->pd_text_next.off);
+	text_len = kt_get16(l->be, info + l->pi_text_len.off);
+	begin = kt_get64(l->be, d + l->pd_text_begin.off);
+	next = kt_get64(l->be, d + l->pd_text_next.off);
 	if ((begin & 1) || (next & 1)) {
 		if (begin != NO_LPOS || next != NO_LPOS) {
 			/* FAILED_LPOS: the kernel found no room for the text */

@@ -301,6 +301,9 @@ static int relay_find(struct kt_session *s, void **state)
 	if (!r)
 		return kt_err(ENOMEM, "relay channels: out of memory");
 	*state = r;	/* kept on failure too, as a partly read list is */
+	if (s->l.be)	/* blktrace's records and relay's headers are read little-endian */
+		return kt_err(ENOTSUP, "relay channels: not read on a big-endian kernel (s390x) "
+				       "yet");
 	return relay_load(s, r);
 }
 

@@ -158,7 +158,7 @@ static void json_field(struct jbuf *out, struct tep_format_field *f, const struc
 			jb_puts(out, "null");
 			return;
 		}
-		loc = kt_le32(d + f->offset);
+		loc = kt_get32(tep_is_file_bigendian(f->event->tep), d + f->offset);
 		off = loc & 0xffff;
 		len = loc >> 16;
 		if (f->flags & TEP_FIELD_IS_RELATIVE)
@@ -201,8 +201,7 @@ static void json_field(struct jbuf *out, struct tep_format_field *f, const struc
 		for (i = 0; i < n && (i + 1) * es <= size; i++) {
 			const uint8_t *p = d + f->offset + i * es;
 
-			v = es == 8 ? kt_le64(p) : es == 4 ? kt_le32(p) :
-			    es == 2 ? (unsigned long long)(p[0] | p[1] << 8) : p[0];
+			v = kt_getn(tep_is_file_bigendian(f->event->tep), p, es);
 			if (i)
 				jb_putc(out, ',');
 			jb_udec(out, v);

@@ -69,7 +69,9 @@ int kt_dat__write_v6(struct kt_dat *d)
 	kt_dat__u32(d, ncpu);
 
 	kt_dat__write(d, "options  ", 10);
-	write_option(d, DAT_OPT_CPUCOUNT, &ncpu, 4);
+	kt_dat__u16(d, DAT_OPT_CPUCOUNT);
+	kt_dat__u32(d, 4);
+	kt_dat__u32(d, (uint32_t)ncpu);
 	kt_dat__clock_text(top, clock, sizeof(clock));
 	write_option(d, DAT_OPT_TRACECLOCK, clock, strlen(clock) + 1);
 	for (cpu = 0; cpu < kt_buffer__nr_cpus(top); cpu++) {

@@ -147,9 +147,36 @@ void kt_dat__write(struct kt_dat *d, const void *p, size_t n)
 		memcpy(to, p, n);
 }
 
-void kt_dat__u16(struct kt_dat *d, uint16_t v) { kt_dat__write(d, &v, 2); }
-void kt_dat__u32(struct kt_dat *d, uint32_t v) { kt_dat__write(d, &v, 4); }
-void kt_dat__u64(struct kt_dat *d, uint64_t v) { kt_dat__write(d, &v, 8); }
+/*
+ * The file's numbers are in the crashed kernel's byte order, as trace-cmd
+ * records on that machine write them (the header's endianness byte says
+ * which): its pages go into the file as they are.
+ */
+static bool swapped(const struct kt_dat *d)
+{
+	return d->s->l.be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+}
+
+void kt_dat__u16(struct kt_dat *d, uint16_t v)
+{
+	if (swapped(d))
+		v = __builtin_bswap16(v);
+	kt_dat__write(d, &v, 2);
+}
+
+void kt_dat__u32(struct kt_dat *d, uint32_t v)
+{
+	if (swapped(d))
+		v = __builtin_bswap32(v);
+	kt_dat__write(d, &v, 4);
+}
+
+void kt_dat__u64(struct kt_dat *d, uint64_t v)
+{
+	if (swapped(d))
+		v = __builtin_bswap64(v);
+	kt_dat__write(d, &v, 8);
+}
 void kt_dat__str(struct kt_dat *d, const char *str) { kt_dat__write(d, str, strlen(str) + 1); }
 
 uint64_t kt_dat__tell(struct kt_dat *d)
@@ -182,8 +209,19 @@ void kt_dat__patch(struct kt_dat *d, uint64_t pos, const void *p, size_t n)
 		d->err = -errno;
 }
 
-void kt_dat__patch_u32(struct kt_dat *d, uint64_t pos, uint32_t v) { kt_dat__patch(d, pos, &v, 4); }
-void kt_dat__patch_u64(struct kt_dat *d, uint64_t pos, uint64_t v) { kt_dat__patch(d, pos, &v, 8); }
+void kt_dat__patch_u32(struct kt_dat *d, uint64_t pos, uint32_t v)
+{
+	if (swapped(d))
+		v = __builtin_bswap32(v);
+	kt_dat__patch(d, pos, &v, 4);
+}
+
+void kt_dat__patch_u64(struct kt_dat *d, uint64_t pos, uint64_t v)
+{
+	if (swapped(d))
+		v = __builtin_bswap64(v);
+	kt_dat__patch(d, pos, &v, 8);
+}
 
 void kt_dat__align(struct kt_dat *d, uint32_t align)
 {
@@ -204,7 +242,7 @@ void kt_dat__align(struct kt_dat *d, uint32_t align)
 void kt_dat__magic(struct kt_dat *d, const char *version)
 {
 	static const uint8_t magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	uint8_t endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	uint8_t endian = d->s->l.be;
 	/* the size of commit (a local_t) is the kernel's long */
 	uint8_t long_size = (uint8_t)d->s->l.dp_commit.size;
 
@@ -489,18 +527,32 @@ void kt_dat__clock_text(struct kt_buffer *b, char *buf, size_t len)
  * data area @data (the walk was validated by kt_page__load()). The walk
  * reads @data, which the validation has just brought into the cache.
  */
-static void zero_discard_deltas(uint8_t *out, const uint8_t *data, uint32_t pos, uint32_t len)
+/* @v in the kernel's byte order at @to */
+static void put32(bool be, uint8_t *to, uint32_t v)
+{
+	if (be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap32(v);
+	memcpy(to, &v, 4);
+}
+
+/* a padding event's header without a time delta, as the kernel lays it out */
+static void put_padding(bool be, uint8_t *to)
+{
+	put32(be, to, be ? (uint32_t)RINGBUF_TYPE_PADDING << 27 : RINGBUF_TYPE_PADDING);
+}
+
+static void zero_discard_deltas(bool be, uint8_t *out, const uint8_t *data, uint32_t pos,
+				uint32_t len)
 {
 	while (pos + 8 <= len) {
-		uint32_t hdr = kt_le32(data + pos), type_len = hdr & 0x1f;
-		uint32_t delta = hdr >> 5, arr = kt_le32(data + pos + 4);
+		uint32_t hdr = kt_rb_hdr(be, data + pos), type_len = hdr & 0x1f;
+		uint32_t delta = hdr >> 5, arr = kt_get32(be, data + pos + 4);
 
 		switch (type_len) {
 		case RINGBUF_TYPE_PADDING:
 			if (!delta)
 				return;
-			hdr = RINGBUF_TYPE_PADDING;
-			memcpy(out + pos, &hdr, 4);
+			put_padding(be, out + pos);
 			pos += 4 + arr;
 			break;
 		case RINGBUF_TYPE_TIME_EXTEND:
@@ -533,7 +585,8 @@ static void copy_subbuf(struct kt_dat *d, struct kt_buffer *b, struct kt_page_it
 	if (in && subbuf == d->page_size && !cur->pos && !(b->ops && b->ops->dat_fix_record)) {
 		/* reads each event's header before it writes it */
 		if (cur->discard < cur->len)
-			zero_discard_deltas(in + l->dp_data.off, cur->data, cur->discard, cur->len);
+			zero_discard_deltas(l->be, in + l->dp_data.off, cur->data, cur->discard,
+					    cur->len);
 		kt_dat__write_ref(d, in, subbuf);
 		return;
 	}
@@ -544,15 +597,16 @@ static void copy_subbuf(struct kt_dat *d, struct kt_buffer *b, struct kt_page_it
 	memset(out + subbuf, 0, d->page_size - subbuf);
 	/* from the first one, which the page's validation found */
 	if (cur->discard < cur->len)
-		zero_discard_deltas(out + l->dp_data.off, cur->data,
+		zero_discard_deltas(l->be, out + l->dp_data.off, cur->data,
 				    cur->discard > cur->pos ? cur->discard : cur->pos, cur->len);
 	if (cur->pos) {
-		uint32_t hdr = RINGBUF_TYPE_PADDING, len = cur->pos - 4;
 		uint64_t ts = cur->ts;
 
+		if (l->be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+			ts = __builtin_bswap64(ts);
 		memcpy(out + l->dp_time_stamp.off, &ts, 8);
-		memcpy(out + l->dp_data.off, &hdr, 4);
-		memcpy(out + l->dp_data.off + 4, &len, 4);
+		put_padding(l->be, out + l->dp_data.off);
+		put32(l->be, out + l->dp_data.off + 4, cur->pos - 4);
 	}
 	if (b->ops && b->ops->dat_fix_record) {
 		struct kt_page_cursor c = *cur;
