@@ -223,14 +223,15 @@ ktrace_guest_busybox()
 	echo "$dir/busybox"
 }
 
-# Path of helper NAME built from scripts/tools/NAME.c into the cache (rebuilt
-# when the source is newer).
+# Path of helper NAME built from scripts/tools/NAME.c into the cache, as
+# NAME-HASH (HASH: the source's): checkouts that share the cache (a branch's
+# worktree beside main) each run their own source's build, never another's.
 ktrace_tool()
 {
 	local src bin
 	src=$(dirname "${BASH_SOURCE[0]}")/tools/$1.c
-	bin=$KTRACE_CACHE/tools/$1
-	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+	bin=$KTRACE_CACHE/tools/$1-$(sha256sum "$src" | cut -c1-12)
+	if [ ! -x "$bin" ]; then
 		mkdir -p "$KTRACE_CACHE/tools"
 		${CC:-cc} -O2 -Wall -Wextra -o "$bin.tmp" "$src" || die "cannot build $src"
 		mv "$bin.tmp" "$bin"
