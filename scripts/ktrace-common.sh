@@ -101,7 +101,9 @@ ktrace_apt_version()
 # cloud-arm64 flavour, 4 KiB pages) or -arm64-16k (the arm64-16k flavour,
 # 16 KiB pages) after it: 6.12-arm64, 6.12-arm64-16k, sid-arm64...; a
 # ppc64el series one with -ppc64el (Debian's powerpc64le flavour, 4 KiB
-# pages since trixie) or -ppc64el-64k (powerpc64le-64k, 64 KiB pages).
+# pages since trixie) or -ppc64el-64k (powerpc64le-64k, 64 KiB pages); an
+# s390x series one with -s390x (Debian's s390x flavour, big-endian, 4 KiB
+# pages): 6.12-s390x, sid-s390x.
 ktrace_series_suite()
 {
 	case $1 in
@@ -117,7 +119,7 @@ ktrace_series_suite()
 	# package (6.16 to 6.19): its newest release there, read from the dump
 	# alone (ktrace_series_nodbg)
 	6.1[6-9]) echo trixie-backports ;;
-	*-arm64 | *-arm64-16k | *-ppc64el | *-ppc64el-64k)
+	*-arm64 | *-arm64-16k | *-ppc64el | *-ppc64el-64k | *-s390x)
 		case $1 in *-rt-*) return 1 ;; esac
 		ktrace_series_suite "$(ktrace_series_base "$1")" ;;
 	*) return 1 ;;
@@ -125,31 +127,34 @@ ktrace_series_suite()
 }
 
 # The series without its architecture and flavour (6.12-arm64-16k,
-# 6.12-ppc64el-64k: 6.12).
+# 6.12-ppc64el-64k, 6.12-s390x: 6.12).
 ktrace_series_base()
 {
 	local s=${1%-16k}
 	case $s in *-ppc64el | *-ppc64el-64k) s=${s%-64k} s=${s%-ppc64el} ;; esac
+	s=${s%-s390x}
 	echo "${s%-arm64}"
 }
 
-# The Debian architecture of a kernel series: amd64, arm64 or ppc64el.
+# The Debian architecture of a kernel series: amd64, arm64, ppc64el or s390x.
 ktrace_series_arch()
 {
 	case $1 in
 	*-arm64 | *-arm64-16k) echo arm64 ;;
 	*-ppc64el | *-ppc64el-64k) echo ppc64el ;;
+	*-s390x) echo s390x ;;
 	*) echo amd64 ;;
 	esac
 }
 
 # The Debian kernel flavour of a series, as in linux-image-FLAVOUR (the
 # meta-package) and linux-image-RELEASE (RELEASE ends with it):
-# cloud-amd64, rt-amd64, cloud-arm64, arm64-16k, powerpc64le or
-# powerpc64le-64k.
+# cloud-amd64, rt-amd64, cloud-arm64, arm64-16k, powerpc64le,
+# powerpc64le-64k or s390x.
 ktrace_series_flavour()
 {
 	case $1 in
+	*-s390x) echo s390x ;;
 	*-ppc64el-64k) echo powerpc64le-64k ;;
 	*-ppc64el) echo powerpc64le ;;
 	*-arm64-16k) echo arm64-16k ;;
@@ -223,14 +228,15 @@ ktrace_guest_busybox()
 	echo "$dir/busybox"
 }
 
-# Path of helper NAME built from scripts/tools/NAME.c into the cache (rebuilt
-# when the source is newer).
+# Path of helper NAME built from scripts/tools/NAME.c into the cache, as
+# NAME-HASH (HASH: the source's): checkouts that share the cache (a branch's
+# worktree beside main) each run their own source's build, never another's.
 ktrace_tool()
 {
 	local src bin
 	src=$(dirname "${BASH_SOURCE[0]}")/tools/$1.c
-	bin=$KTRACE_CACHE/tools/$1
-	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+	bin=$KTRACE_CACHE/tools/$1-$(sha256sum "$src" | cut -c1-12)
+	if [ ! -x "$bin" ]; then
 		mkdir -p "$KTRACE_CACHE/tools"
 		${CC:-cc} -O2 -Wall -Wextra -o "$bin.tmp" "$src" || die "cannot build $src"
 		mv "$bin.tmp" "$bin"

@@ -17,6 +17,8 @@
 # architected one is most of TCG's time); no KVM probe. A ppc64el guest
 # (arch=ppc64el) is QEMU's pseries machine under TCG, -cpu power9 (the
 # machine's default, named so that fixtures stay the same on a newer QEMU).
+# An s390x guest (arch=s390x) is QEMU's s390-ccw-virtio machine under TCG,
+# -cpu max (every facility TCG emulates; Debian's kernels want a z10).
 probe_kvm() {
 	local key f rc=0
 	[ "$arch" = amd64 ] || return 1
@@ -49,6 +51,8 @@ set_accel() {
 			accel=(-accel tcg -cpu "${KTRACE_CPU:-max,pauth-impdef=on}")
 		elif [ "$arch" = ppc64el ]; then
 			accel=(-accel tcg -cpu "${KTRACE_CPU:-power9}")
+		elif [ "$arch" = s390x ]; then
+			accel=(-accel tcg -cpu "${KTRACE_CPU:-max}")
 		else
 			accel=(-accel tcg -cpu "${KTRACE_CPU:-max,la57=off}")
 		fi ;;
@@ -103,10 +107,17 @@ boot() {
 	# Open Firmware, rather than SLOF; hvc0 on the first spapr-vty; no
 	# pvpanic: the kernel's ibm,os-term RTAS call or the console say it
 	# panicked; no fw_cfg, so no vmcoreinfo device: see capture)
+	# s390x: s390-ccw-virtio (vmlinuz loaded by QEMU's -kernel; -serial is
+	# the SCLP VT220 console ttysclp0; -drive if=virtio a virtio-blk-ccw
+	# disk; no pvpanic: panic() ends in a disabled-wait PSW, which QEMU
+	# reports as guest-panicked; no fw_cfg either: see capture)
 	if [ "$arch" = arm64 ]; then
 		machine=(-machine virt -kernel "$arm_image" -device pvpanic-pci)
 	elif [ "$arch" = ppc64el ]; then
 		machine=(-machine pseries,x-vof=on -kernel "$kernel")
+		vmcoreinfo=()
+	elif [ "$arch" = s390x ]; then
+		machine=(-machine s390-ccw-virtio -kernel "$kernel")
 		vmcoreinfo=()
 	else
 		machine=(-machine q35 -kernel "$kernel" -device pvpanic)
@@ -184,12 +195,22 @@ phase() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN { printf "%.*f\n", d, b 
 # (what /sys/kernel/vmcoreinfo prints, as physical). vmcore-add-vmcoreinfo
 # writes the dump again with that note after QEMU's (ppc64: virtual is
 # physical + PAGE_OFFSET 0xc000000000000000 for both).
+# s390-ccw-virtio has no fw_cfg either. There the kernel image is mapped
+# apart from the direct map (6.10+: KERNELOFFSET, KERNELOFFPHYS), but
+# arch_crash_save_vmcoreinfo() also stores the note's physical address in
+# the absolute lowcore (struct lowcore's vmcore_info: absolute 0xe0c in 6.12
+# and 7.2, by their DWARF): vmcore-add-vmcoreinfo --s390x-lowcore reads it there.
 add_vmcoreinfo() {
 	local va r
-	va=$(readelf -sW "$vmlinux" | awk '$8 == "vmcoreinfo_note" && $4 == "OBJECT" { print "0x" $2; exit }')
-	[ -n "$va" ] || die "no symbol vmcoreinfo_note in $vmlinux"
-	r=$("$(ktrace_tool vmcore-add-vmcoreinfo)" "$out/vmcore.elf" "$out/vmcore.elf.tmp" \
-		"$va" 0xc000000000000000) || { rm -f "$out/vmcore.elf.tmp"; die "cannot add the VMCOREINFO note"; }
+	if [ "$arch" = s390x ]; then
+		set -- --s390x-lowcore
+	else
+		va=$(readelf -sW "$vmlinux" | awk '$8 == "vmcoreinfo_note" && $4 == "OBJECT" { print "0x" $2; exit }')
+		[ -n "$va" ] || die "no symbol vmcoreinfo_note in $vmlinux"
+		set -- "$va" 0xc000000000000000
+	fi
+	r=$("$(ktrace_tool vmcore-add-vmcoreinfo)" "$out/vmcore.elf" "$out/vmcore.elf.tmp" "$@") ||
+		{ rm -f "$out/vmcore.elf.tmp"; die "cannot add the VMCOREINFO note"; }
 	mv "$out/vmcore.elf.tmp" "$out/vmcore.elf"
 	note "vmcore.elf: $r (the kernel's vmcoreinfo_note)"
 }
@@ -210,7 +231,7 @@ capture() {
 	qmp '{"execute":"quit"}' >/dev/null || true
 	wait "$qpid" 2>/dev/null || true
 	qpid=
-	[ "$arch" = ppc64el ] && [ -n "$need_elf" ] && add_vmcoreinfo
+	case $arch in ppc64el | s390x) [ -n "$need_elf" ] && add_vmcoreinfo ;; esac
 
 	# the truth, when the marker workload got as far as saving it (a panic
 	# in early boot or module init comes before); a reproducer that saves

@@ -8,8 +8,10 @@ c=k6.1
 dir=$VMCORES/$c
 [ -f "$dir/case.env" ] || { echo "skip - no $c fixture (scripts/make-vmcores $c)"; exit 77; }
 . "$dir/case.env"
-norm_tool=$KTRACE_CACHE/tools/vmcore-normalize
-[ -x "$norm_tool" ] || { echo "skip - $norm_tool not built (scripts/make-vmcores builds it)"; exit 77; }
+# this tree's build of scripts/tools/vmcore-normalize.c (ktrace_tool, in a
+# subshell: its die and note stay there)
+norm_tool=$(. "$(dirname "$0")/../scripts/ktrace-common.sh" && ktrace_tool vmcore-normalize)
+[ -x "$norm_tool" ] || { echo "skip - cannot build scripts/tools/vmcore-normalize.c"; exit 77; }
 out=$KTRACE_CACHE/derived/$c
 mkdir -p "$out"
 stamp=$(stat -c %Y "$dir/vmcore.elf")

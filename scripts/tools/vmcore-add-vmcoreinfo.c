@@ -27,7 +27,19 @@
  * bytes of zeros, 44 64-bit registers, 40 bytes of zeros), the other CPU
  * notes (floating point, Altivec, VSX, SPE registers) left out.
  *
+ * s390x (--s390x-lowcore): QEMU's s390-ccw-virtio has no fw_cfg either,
+ * and there the kernel image is mapped apart from the direct map (6.10+),
+ * so VA - PAGE_OFFSET is not where vmcoreinfo_note lies. The kernel tells
+ * the firmware and stand-alone dumpers where its note is instead:
+ * arch_crash_save_vmcoreinfo() (arch/s390/kernel/vmcore_info.c) stores
+ * the note's physical address in the absolute lowcore, struct lowcore's
+ * vmcore_info (at 0xe0c in 6.12 and 7.2, by their DWARF), which QEMU's
+ * dump holds at physical 0xe0c. The machine, its dump and its note are
+ * big-endian: the file is written big-endian, QEMU's CPU notes as they
+ * are.
+ *
  * usage: vmcore-add-vmcoreinfo IN OUT VA PAGE_OFFSET
+ *        vmcore-add-vmcoreinfo IN OUT --s390x-lowcore
  */
 #define _GNU_SOURCE /* memmem */
 #include <elf.h>
@@ -42,13 +54,22 @@
 #define ALIGN4(x) (((x) + 3) & ~(uint64_t)3)
 /* the kernel's VMCOREINFO_BYTES is a page; 64 KiB pages at most here */
 #define MAX_DESC (64 * 1024)
+/* struct lowcore's vmcore_info: the note's physical address (s390x) */
+#define S390_LC_VMCORE_INFO 0xe0c
 
 static const char *in_name;
 static int swap; /* IN's headers are of the other byte order */
+static int out_swap; /* OUT's headers are: a big-endian machine's (s390x) */
+static int mem_swap; /* the guest's memory is: a big-endian machine's */
 
 static uint16_t h16(uint16_t v) { return swap ? __builtin_bswap16(v) : v; }
 static uint32_t h32(uint32_t v) { return swap ? __builtin_bswap32(v) : v; }
 static uint64_t h64(uint64_t v) { return swap ? __builtin_bswap64(v) : v; }
+static uint16_t o16(uint16_t v) { return out_swap ? __builtin_bswap16(v) : v; }
+static uint32_t o32(uint32_t v) { return out_swap ? __builtin_bswap32(v) : v; }
+static uint64_t o64(uint64_t v) { return out_swap ? __builtin_bswap64(v) : v; }
+static uint32_t m32(uint32_t v) { return mem_swap ? __builtin_bswap32(v) : v; }
+static uint64_t m64(uint64_t v) { return mem_swap ? __builtin_bswap64(v) : v; }
 
 /* QEMU 7.2's struct PPCElfPrstatus (target/ppc/arch_dump.c) */
 #define PPC_PRSTATUS_SIZE 504
@@ -106,20 +127,25 @@ static int copy(int out, off_t to, off_t from, uint64_t len)
 
 int main(int argc, char **argv)
 {
-	uint64_t va, page_offset, ptr, note_pa, note_len, notes_len = 0;
+	uint64_t va = 0, page_offset = 0, ptr, note_pa, note_len, notes_len = 0;
 	uint64_t old_data = UINT64_MAX, new_data, hdr_end, delta;
 	Elf64_Nhdr nh;
+	Elf64_Ehdr oehdr;
 	char *note, *notes = NULL;
-	Elf64_Phdr *nphdr;
-	int out, note_idx = -1, n;
+	Elf64_Phdr *nphdr, *ophdr;
+	int out, note_idx = -1, n, lowcore = 0;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: vmcore-add-vmcoreinfo IN OUT VA PAGE_OFFSET\n");
+	if (argc == 4 && !strcmp(argv[3], "--s390x-lowcore")) {
+		lowcore = 1;
+	} else if (argc == 5) {
+		va = strtoull(argv[3], NULL, 0);
+		page_offset = strtoull(argv[4], NULL, 0);
+	} else {
+		fprintf(stderr, "usage: vmcore-add-vmcoreinfo IN OUT VA PAGE_OFFSET\n"
+				"       vmcore-add-vmcoreinfo IN OUT --s390x-lowcore\n");
 		return 2;
 	}
 	in_name = argv[1];
-	va = strtoull(argv[3], NULL, 0);
-	page_offset = strtoull(argv[4], NULL, 0);
 	in_fd = open(argv[1], O_RDONLY);
 	if (in_fd < 0)
 		return fail("cannot open");
@@ -144,9 +170,17 @@ int main(int argc, char **argv)
 	ehdr.e_phnum = h16(ehdr.e_phnum);
 	if (ehdr.e_type != ET_CORE || ehdr.e_phentsize != sizeof(Elf64_Phdr))
 		return fail("not a 64-bit ELF core file");
-	if (swap && ehdr.e_machine != EM_PPC64)
-		return fail("big-endian: only QEMU's dump of a little-endian PowerPC64 guest is known");
-	ehdr.e_ident[EI_DATA] = ELFDATA2LSB;
+	if (lowcore != (ehdr.e_machine == EM_S390)) {
+		errno = 0;
+		return fail(lowcore ? "--s390x-lowcore: not an S/390 dump" :
+				      "an S/390 dump: its note is found with --s390x-lowcore");
+	}
+	if (swap && ehdr.e_machine != EM_PPC64 && ehdr.e_machine != EM_S390)
+		return fail("big-endian: only QEMU's dumps of s390x and of little-endian PowerPC64 guests are known");
+	if (lowcore && !swap)
+		return fail("a little-endian S/390 dump");
+	/* s390x stays big-endian (memory, notes, headers); ppc64el is made little-endian */
+	out_swap = mem_swap = lowcore;
 	if (ehdr.e_phnum == PN_XNUM || ehdr.e_phnum == 0)
 		return fail("e_phnum overflow (PN_XNUM) or no program header");
 	n = ehdr.e_phnum;
@@ -182,13 +216,27 @@ int main(int argc, char **argv)
 		return fail("no PT_LOAD");
 
 	/* the pointer, then the note it points to */
-	if (va < page_offset || read_phys(va - page_offset, &ptr, sizeof(ptr)))
-		return fail("cannot read the pointer vmcoreinfo_note");
-	if (ptr < page_offset)
-		return fail("vmcoreinfo_note is not a linear-map address");
-	note_pa = ptr - page_offset;
+	if (lowcore) {
+		if (read_phys(S390_LC_VMCORE_INFO, &ptr, sizeof(ptr)))
+			return fail("cannot read the absolute lowcore's vmcore_info at 0xe0c");
+		note_pa = m64(ptr);
+		if (!note_pa) {
+			errno = 0;
+			return fail("the absolute lowcore's vmcore_info is 0 (no VMCOREINFO set up)");
+		}
+	} else {
+		if (va < page_offset || read_phys(va - page_offset, &ptr, sizeof(ptr)))
+			return fail("cannot read the pointer vmcoreinfo_note");
+		ptr = m64(ptr);
+		if (ptr < page_offset)
+			return fail("vmcoreinfo_note is not a linear-map address");
+		note_pa = ptr - page_offset;
+	}
 	if (read_phys(note_pa, &nh, sizeof(nh)))
 		return fail("cannot read the note vmcoreinfo_note points to");
+	nh.n_namesz = m32(nh.n_namesz);
+	nh.n_descsz = m32(nh.n_descsz);
+	nh.n_type = m32(nh.n_type);
 	if (nh.n_namesz != sizeof("VMCOREINFO") || nh.n_type != 0 ||
 	    nh.n_descsz == 0 || nh.n_descsz > MAX_DESC)
 		return fail("vmcoreinfo_note points to no VMCOREINFO note");
@@ -211,7 +259,7 @@ int main(int argc, char **argv)
 			errno = 0;
 			return fail("already has a VMCOREINFO note");
 		}
-		if (swap) { /* QEMU's PowerPC64 notes: NT_PRSTATUS only */
+		if (swap && !out_swap) { /* QEMU's PowerPC64 notes: NT_PRSTATUS only */
 			uint64_t i = 0, o = 0, len;
 
 			while (notes_len - i >= sizeof(Elf64_Nhdr)) {
@@ -272,15 +320,38 @@ int main(int argc, char **argv)
 			phdr[i].p_offset += delta;
 		}
 	}
-	ehdr.e_phoff = sizeof(ehdr);
-	ehdr.e_phnum = n;
-	ehdr.e_shoff = 0;
-	ehdr.e_shnum = 0;
-	ehdr.e_shentsize = 0;
-	ehdr.e_shstrndx = SHN_UNDEF;
-	if (pwrite(out, &ehdr, sizeof(ehdr), 0) != sizeof(ehdr) ||
-	    pwrite(out, phdr, n * sizeof(*phdr), sizeof(ehdr)) !=
-		    (ssize_t)(n * sizeof(*phdr)) ||
+	/* the headers in OUT's byte order */
+	oehdr = ehdr;
+	oehdr.e_ident[EI_DATA] = out_swap ? ELFDATA2MSB : ELFDATA2LSB;
+	oehdr.e_type = o16(ehdr.e_type);
+	oehdr.e_machine = o16(ehdr.e_machine);
+	oehdr.e_version = o32(ehdr.e_version);
+	oehdr.e_entry = o64(ehdr.e_entry);
+	oehdr.e_phoff = o64(sizeof(ehdr));
+	oehdr.e_shoff = 0;
+	oehdr.e_flags = o32(ehdr.e_flags);
+	oehdr.e_ehsize = o16(sizeof(ehdr));
+	oehdr.e_phentsize = o16(sizeof(*phdr));
+	oehdr.e_phnum = o16(n);
+	oehdr.e_shentsize = 0;
+	oehdr.e_shnum = 0;
+	oehdr.e_shstrndx = o16(SHN_UNDEF);
+	ophdr = calloc(n, sizeof(*ophdr));
+	if (!ophdr)
+		return fail("out of memory");
+	for (int i = 0; i < n; i++) {
+		ophdr[i].p_type = o32(phdr[i].p_type);
+		ophdr[i].p_flags = o32(phdr[i].p_flags);
+		ophdr[i].p_offset = o64(phdr[i].p_offset);
+		ophdr[i].p_vaddr = o64(phdr[i].p_vaddr);
+		ophdr[i].p_paddr = o64(phdr[i].p_paddr);
+		ophdr[i].p_filesz = o64(phdr[i].p_filesz);
+		ophdr[i].p_memsz = o64(phdr[i].p_memsz);
+		ophdr[i].p_align = o64(phdr[i].p_align);
+	}
+	if (pwrite(out, &oehdr, sizeof(oehdr), 0) != sizeof(oehdr) ||
+	    pwrite(out, ophdr, n * sizeof(*ophdr), sizeof(oehdr)) !=
+		    (ssize_t)(n * sizeof(*ophdr)) ||
 	    (notes_len && pwrite(out, notes, notes_len, hdr_end) != (ssize_t)notes_len) ||
 	    pwrite(out, note, note_len, hdr_end + notes_len) != (ssize_t)note_len)
 		return fail("cannot write the headers and notes");
