@@ -12,6 +12,7 @@
 
 #include "dump.h"
 #include "dump-ppc64.h"
+#include "dump-s390x.h"
 #include "vmlinux.h"
 
 struct kx_flat;
@@ -45,6 +46,9 @@ struct kx_dump {
 	/* ppc64 with pages libkdumpfile does not know: our layout on every context */
 	int ppc64_own;
 	struct kx_ppc64 ppc64;
+	/* s390x of 6.10 and later (the image apart): our layout on every context */
+	int s390x_own;
+	struct kx_s390x s390x;
 	uint64_t kernel_min;	/* lowest kernel address on this arch */
 	/*
 	 * A truncated ELF dump opened with force: libkdumpfile reads the

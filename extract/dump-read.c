@@ -199,6 +199,8 @@ static kdump_ctx_t *open_ctx(struct kx_dump *d)
 		goto fail;
 	if (d->ppc64_own && kx_ppc64__install(&d->ppc64, c))
 		goto fail;
+	if (d->s390x_own && kx_s390x__install(&d->s390x, c))
+		goto fail;
 	return c;
 fail:
 	kdump_free(c);
@@ -589,6 +591,25 @@ enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 		if (!d->ppc64.pgd)
 			fprintf(stderr, "warning: vmcore %s: addresses past the linear map "
 				"(vmalloc, modules) cannot be read: %s\n", d->path, d->ppc64.why);
+	}
+	if (kx_s390x__wanted(d->ctx)) {
+		if (kx_s390x__init(&d->s390x, d->ctx, d->symtab, d->kaslr_offset)) {
+			snprintf(msg, msglen, "vmcore %s: setting up s390x address translation: "
+				 "out of memory", d->path);
+			return KX_ERR_NOMEM;
+		}
+		d->s390x_own = 1;
+		if (d->verbose)
+			fprintf(stderr, "dump: s390x with the kernel image apart (_stext 0x%llx at "
+				"physical 0x%llx): libkdumpfile %s does not know this layout; the "
+				"image, the identity map and %s (dump-s390x.c)\n",
+				(unsigned long long)d->s390x.image_first,
+				(unsigned long long)d->s390x.image_phys, KDUMPFILE_VERSION_STRING,
+				d->s390x.pgd ? "swapper_pg_dir walked" : "nothing else");
+		if (!d->s390x.pgd)
+			fprintf(stderr, "warning: vmcore %s: addresses past the kernel image and "
+				"the identity map (vmalloc, modules) cannot be read: %s\n",
+				d->path, d->s390x.why);
 	}
 	ks = ctx_refs(d, d->ctx);
 	if (ks != KDUMP_OK) {
