@@ -307,7 +307,8 @@ static int load_kallsyms(struct kx_indump *x, int verbose)
 {
 	/* with a System.map, the names decoded are asked of it */
 	struct kt_target t = { .sz = sizeof(t), .priv = x, .read = x_read, .symbol = x_symbol,
-			       .flags = x->map ? KT_TARGET_SYMTAB : 0 };
+			       .flags = (x->map ? KT_TARGET_SYMTAB : 0) |
+					(x->dt.flags & KT_TARGET_BIG_ENDIAN) };
 	uint64_t a, b;
 	double t0 = now_ms();
 	int err;
@@ -392,7 +393,7 @@ int kx_indump__attach(struct kx_dump *d, const struct kx_indump_opts *o,
 	t->priv = x;
 	t->read = x_read;
 	t->read_blocks = x->dt.read_blocks ? x_read_blocks : NULL;
-	t->flags = x->dt.flags & KT_TARGET_BLOCKS_MT;
+	t->flags = x->dt.flags & (KT_TARGET_BLOCKS_MT | KT_TARGET_BIG_ENDIAN);
 	/* a System.map: the session's own decoding checks names against it too */
 	if (x->map)
 		t->flags |= KT_TARGET_SYMTAB;

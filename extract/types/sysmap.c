@@ -51,6 +51,7 @@ static int load_map(struct kx_sysmap *map, const char *path, char *msg,
 	FILE *f = fopen(path, "re");
 	char line[512], name[256], type;
 	unsigned long long addr, text = 0;
+	size_t i;
 	size_t cap = 0;
 	unsigned int lineno = 0;
 	int kallsyms = !strcmp(path, "/proc/kallsyms"), nonzero = 0;
@@ -89,7 +90,7 @@ static int load_map(struct kx_sysmap *map, const char *path, char *msg,
 		m->rank = isupper((unsigned char)type) ? 3 : 1;
 		if (type == 'w' || type == 'W' || type == 'v' || type == 'V')
 			m->rank = 2;
-		m->reloc = type != 'a' && type != 'A' && addr >= 0xffff800000000000ULL;
+		m->reloc = type != 'a' && type != 'A';
 		nonzero |= addr != 0;
 		if (!strcmp(name, "_text"))
 			text = addr;
@@ -102,6 +103,16 @@ static int load_map(struct kx_sysmap *map, const char *path, char *msg,
 				     "no symbols");
 		return -EINVAL;
 	}
+	/*
+	 * What KASLR moves: the image, from _text up. Below it are x86_64's
+	 * per-CPU offsets (0x0...: not moved); s390x links the image at 0
+	 * (_text 0x100000) and ppc64 at 0xc000000000000000, so the kernel
+	 * half (0xffff8...) is the bound only where a map has no _text.
+	 */
+	for (i = 0; i < map->nsyms; i++)
+		if (map->syms[i].reloc)
+			map->syms[i].reloc = text ? map->syms[i].addr >= text
+						  : map->syms[i].addr >= 0xffff800000000000ULL;
 	/*
 	 * Debian's linux-image packages ship a one-line placeholder ("The
 	 * real System.map is in the linux-image-<version>-dbg package").
@@ -121,7 +132,6 @@ static int load_map(struct kx_sysmap *map, const char *path, char *msg,
 		 * the difference is this boot's KASLR offset.
 		 */
 		uint64_t off = text - 0xffffffff81000000ULL;
-		size_t i;
 
 		if (!text) {
 			snprintf(msg, msglen, "symbols %s: no _text", path);

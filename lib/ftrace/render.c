@@ -286,8 +286,11 @@ struct tep_handle *kt_render__tep(struct kt_session *s)
 	tep = tep_setup(s, true);
 	if (!tep)
 		return NULL;
-	if (!kt_symbol(s, "ptr_key", &addr) && !kt_read(s, addr, s->ptr_key, 16))
+	if (!kt_symbol(s, "ptr_key", &addr) && !kt_read(s, addr, s->ptr_key, 16)) {
+		/* siphash_key_t: two u64, in the kernel's byte order */
+		kt_order(s->l.be, s->ptr_key, 2, 8);
 		s->ptr_key_ok = true;
+	}
 	else
 		kt_warn(s, "cannot read ptr_key: %%p values the kernel hashed are printed raw, "
 			   "and counted");
