@@ -19,6 +19,23 @@ TEP_LIBS   := $(shell $(PKG_CONFIG) --libs libtraceevent)
 LIB_LIBS   := $(TEP_LIBS) -lz -lzstd -pthread
 KDUMP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkdumpfile libdw libbpf)
 KDUMP_LIBS   := $(shell $(PKG_CONFIG) --libs libkdumpfile libdw libbpf) -laddrxlat -lelf -lz
+# another libkdumpfile than the system's, unpacked under a prefix (its
+# include/ and lib/<multiarch>/): LIBKDUMPFILE_PREFIX=DIR/usr, e.g. sid's
+# from scripts/fetch-libkdumpfile. Its libraries may need a newer libc than
+# this machine's (sid's 0.5.6: glibc 2.38), so what they leave undefined is
+# not checked at link time; the binary is run with their own loader
+# (the fetch script's bin/run, tests/t-lkdf.sh).
+LIBKDUMPFILE_PREFIX ?=
+ifneq ($(LIBKDUMPFILE_PREFIX),)
+LKDF_LIBDIR := $(firstword $(wildcard $(LIBKDUMPFILE_PREFIX)/lib/*-linux-gnu/libkdumpfile.so \
+	$(LIBKDUMPFILE_PREFIX)/lib64/libkdumpfile.so $(LIBKDUMPFILE_PREFIX)/lib/libkdumpfile.so))
+ifeq ($(LKDF_LIBDIR),)
+$(error no libkdumpfile.so under LIBKDUMPFILE_PREFIX=$(LIBKDUMPFILE_PREFIX))
+endif
+LKDF_LIBDIR := $(patsubst %/,%,$(dir $(LKDF_LIBDIR)))
+KDUMP_CFLAGS := -I$(LIBKDUMPFILE_PREFIX)/include $(KDUMP_CFLAGS)
+KDUMP_LIBS := -L$(LKDF_LIBDIR) -Wl,-rpath-link,$(LKDF_LIBDIR) -Wl,--allow-shlib-undefined $(KDUMP_LIBS)
+endif
 
 ALL_CFLAGS = $(CFLAGS) $(WARN) $(SANITIZE) -std=gnu11 -fPIC -D_GNU_SOURCE -Iinclude $(TEP_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE)

@@ -26,6 +26,7 @@
 
 #include "dump-private.h"
 #include "flat.h"
+#include "kdump-compat.h"
 
 static int classify_nodata(struct kx_dump *d, uint64_t kvaddr)
 {
@@ -525,24 +526,17 @@ static uint64_t kernel_min(struct kx_dump *d)
  */
 static kdump_status ctx_refs(struct kx_dump *d, kdump_ctx_t *c)
 {
-	kdump_attr_t attr;
 	kdump_status ks;
 
 	ks = kdump_get_addrxlat(c, &d->axctx, &d->axsys);
 	if (ks != KDUMP_OK)
 		return ks;
-	attr.type = KDUMP_BITMAP;
-	if (kdump_get_typed_attr(c, KDUMP_ATTR_MEMORY_PAGEMAP, &attr) == KDUMP_OK) {
-		d->ram = attr.val.bitmap;
+	if (kx_kdump_get_bitmap_attr(c, KDUMP_ATTR_MEMORY_PAGEMAP, &d->ram) == KDUMP_OK)
 		kdump_bmp_incref(d->ram);
-	}
 	/* an ELF dump's file.pagemap is its RAM: only a compressed dump's leaves pages out */
-	attr.type = KDUMP_BITMAP;
 	if (strcmp(d->format, "elf") &&
-	    kdump_get_typed_attr(c, KDUMP_ATTR_FILE_PAGEMAP, &attr) == KDUMP_OK) {
-		d->filemap = attr.val.bitmap;
+	    kx_kdump_get_bitmap_attr(c, KDUMP_ATTR_FILE_PAGEMAP, &d->filemap) == KDUMP_OK)
 		kdump_bmp_incref(d->filemap);
-	}
 	kdump_clear_err(c);
 	return KDUMP_OK;
 }
@@ -719,7 +713,7 @@ enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen)
 {
 	kdump_addr_t idx = 0, last = 0, pfn;
 	kdump_num_t shift;
-	kdump_attr_t attr;
+	kdump_bmp_t *filemap;
 	kdump_status ks;
 	unsigned char page[64];
 	size_t len = sizeof(page);
@@ -742,8 +736,7 @@ enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen)
 			return KX_OK;
 		goto truncated;
 	}
-	attr.type = KDUMP_BITMAP;
-	if (kdump_get_typed_attr(d->ctx, KDUMP_ATTR_FILE_PAGEMAP, &attr) !=
+	if (kx_kdump_get_bitmap_attr(d->ctx, KDUMP_ATTR_FILE_PAGEMAP, &filemap) !=
 		    KDUMP_OK ||
 	    kdump_get_number_attr(d->ctx, KDUMP_ATTR_PAGE_SHIFT, &shift) !=
 		    KDUMP_OK) {
@@ -751,10 +744,10 @@ enum kx_error kx_dump__check_whole(struct kx_dump *d, char *msg, size_t msglen)
 		return KX_OK;
 	}
 	/* walk the runs of set bits to the last one */
-	while (kdump_bmp_find_set(attr.val.bitmap, &idx) == KDUMP_OK) {
+	while (kdump_bmp_find_set(filemap, &idx) == KDUMP_OK) {
 		found = 1;
 		pfn = idx;
-		if (kdump_bmp_find_clear(attr.val.bitmap, &idx) != KDUMP_OK) {
+		if (kdump_bmp_find_clear(filemap, &idx) != KDUMP_OK) {
 			/* set up to the end of the bitmap */
 			kdump_num_t max_pfn;
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <libkdumpfile/kdumpfile.h>
 #include "options.h"
 
 #define KTRACE_VERSION "0.1"
@@ -269,7 +270,11 @@ int kx_options__parse(struct kx_options *o, int argc, char **argv)
 		}
 		case OPT_FSYNC: o->fsync = true; break;
 		case 'h': usage(stdout); return KT_EXIT_OK;
-		case 'V': printf("ktrace-extract %s\n", KTRACE_VERSION); return KT_EXIT_OK;
+		/* the libkdumpfile built against: what a test expects of it (0.5.4+ reads flattened files) */
+		case 'V':
+			printf("ktrace-extract %s (libkdumpfile %s)\n", KTRACE_VERSION,
+			       KDUMPFILE_VERSION_STRING);
+			return KT_EXIT_OK;
 		default: usage(stderr); return KT_EXIT_USAGE;
 		}
 	}

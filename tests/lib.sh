@@ -141,6 +141,15 @@ crash_ext_for() {
 		"$out/ktrace.so" >/dev/null 2>&1 || return 2
 	echo "$dir/bin/crash $out/ktrace.so $opts"
 }
+# kdumpfile_version: the libkdumpfile $KTRACE_BIN was built with (its
+# --version says it), else the system's (pkg-config): what it reads itself
+# (flattened files from 0.5.4) is the binary's, not the system's business
+kdumpfile_version() {
+	local v
+	v=$("$KTRACE_BIN" --version 2>/dev/null | sed -n 's/.*(libkdumpfile \([0-9][0-9.]*\)).*/\1/p')
+	[ -n "$v" ] || v=$(pkg-config --modversion libkdumpfile 2>/dev/null)
+	echo "${v:-0}"
+}
 # is_base_case CASE: a kernel's base fixture (k6.1, k6.1-rt, ksid, kbpo), not
 # a feature case; make check reads these in every dump format
 # formats_of CASE: the dump formats to read of CASE (its case.env's

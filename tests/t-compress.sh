@@ -66,7 +66,7 @@ fi
 # both, and -v names the reader the library version calls for.
 if [ -s "$f" ]; then
 	tmpd=$(mktemp -d)
-	libv=$(pkg-config --modversion libkdumpfile 2>/dev/null || echo 0)
+	libv=$(kdumpfile_version)
 	want="rearranged in memory"
 	dpkg --compare-versions "$libv" ge 0.5.4 2>/dev/null && want="read by libkdumpfile $libv itself"
 	"$KTRACE_BIN" -v -x "$VMLINUX" "$f" >"$tmpd/lib.out" 2>"$tmpd/lib.err"; rc1=$?

@@ -351,10 +351,11 @@ if "$(dirname "$0")/../scripts/make-damaged-kdump" >/dev/null; then
 	want_except "$DK/desc.lost"
 	cp "$want" "$want.kd"
 	sum=$(sha1sum <"$DK/desc-big.kdump")
-	# libkdumpfile 0.5.4+ (Debian 13's 0.5.5) reads a flattened file itself
-	# (extract/dump.c flat_by_lib), safely: the lying size only lengthens the
-	# zlib input, and the page decompresses to the kernel's own bytes
-	kdf=$(dpkg-query -W -f '${Version}' libkdumpfile10 2>/dev/null)
+	# libkdumpfile 0.5.4+ (Debian 13's 0.5.4, sid's 0.5.6) reads a flattened
+	# file itself (extract/dump.c flat_by_lib), safely: the lying size only
+	# lengthens the zlib input, and the page decompresses to the kernel's own
+	# bytes; the version is the one ktrace-extract was built with
+	kdf=$(kdumpfile_version)
 	for dmp in desc-big.kdump desc-big.flat desc-huge.kdump desc-eof.kdump desc-neg.kdump \
 		   desc-zero.kdump desc-raw-short.kdump; do
 		run -x "$V61" -i global "$DK/$dmp"

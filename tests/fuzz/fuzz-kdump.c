@@ -25,6 +25,7 @@
 
 #include "../../extract/flat.h"
 #include "../../extract/kdump-desc.h"
+#include "../../extract/kdump-compat.h"
 
 /*
  * A header's sizes make libkdumpfile ask malloc() for terabytes; it copes
@@ -44,7 +45,7 @@ static int flat_filled(const void *flat, uint64_t off, uint64_t len)
 static void read_pages(int fd)
 {
 	kdump_ctx_t *ctx = kdump_new();
-	kdump_attr_t attr;
+	kdump_bmp_t *filemap;
 	kdump_num_t shift;
 	kdump_addr_t idx = 0;
 	char buf[1 << 16];
@@ -56,10 +57,9 @@ static void read_pages(int fd)
 	kdump_set_number_attr(ctx, "cache.size", 64);
 	if (kdump_open_fd(ctx, fd) != KDUMP_OK)
 		return;	/* left unfreed: 0.5.1's kdump_free() crashes here (extract/dump.c) */
-	attr.type = KDUMP_BITMAP;
 	if (kdump_get_number_attr(ctx, KDUMP_ATTR_PAGE_SHIFT, &shift) == KDUMP_OK && shift <= 16 &&
-	    kdump_get_typed_attr(ctx, KDUMP_ATTR_FILE_PAGEMAP, &attr) == KDUMP_OK) {
-		while (n++ < 64 && kdump_bmp_find_set(attr.val.bitmap, &idx) == KDUMP_OK) {
+	    kx_kdump_get_bitmap_attr(ctx, KDUMP_ATTR_FILE_PAGEMAP, &filemap) == KDUMP_OK) {
+		while (n++ < 64 && kdump_bmp_find_set(filemap, &idx) == KDUMP_OK) {
 			size_t len = (size_t)1 << shift;
 
 			/* a failed read spoils 0.5.1's cache: stop there, as dump-read.c renews */
