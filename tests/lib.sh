@@ -172,6 +172,22 @@ formats_of() {
 		echo "${FORMATS%% *}"
 	fi
 }
+# source_formats_of CASE: the formats a test that compares type and
+# symbol sources (DWARF, the dump's BTF and kallsyms, a profile: t-btf,
+# t-profile) reads: what they compare does not depend on the container,
+# which t-truth, t-tracedat and t-dmesg read in every format of every base
+# case, so make check reads the first (the ELF dump) and a d31 dump where
+# the case has one (filtered pages: the dump-alone reader's own loss);
+# make check-full and KTRACE_CASES every format
+source_formats_of() {
+	local f d31=
+	if [ "${KTRACE_TIER:-core}" = full ] || [ -n "${KTRACE_CASES:-}" ]; then
+		echo "$FORMATS"
+		return
+	fi
+	for f in $FORMATS; do [ "$f" = d31 ] && d31=d31; done
+	echo "${FORMATS%% *} $d31"
+}
 is_base_case() {
 	[[ $1 =~ ^k([0-9]+\.[0-9]+(-rt)?|sid|bpo)$ ]]
 }

@@ -41,7 +41,7 @@ for c in $(cases); do
 	4.*|5.*) alone=(--system-map "$SYSTEM_MAP");;
 	esac
 	n=$((n + 1))
-	for fmt in $(formats_of "$c"); do
+	for fmt in $(source_formats_of "$c"); do
 		core=$dir/vmcore.$fmt
 		[ -f "$core" ] || continue
 		bad=

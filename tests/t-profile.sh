@@ -114,12 +114,9 @@ for c in $(cases); do
 	fi
 	release_of[$c]=$RELEASE
 	profile_of[$c]=$prof
-	# make check: a feature case in its first dump format (the base
-	# case of each kernel in all of them); make check-full: all formats
-	fmts=$FORMATS
-	[ "${KTRACE_TIER:-core}" != full ] && [ -z "${KTRACE_CASES:-}" ] &&
-		! is_base_case "$c" && fmts=${FORMATS%% *}
-	for fmt in $fmts; do
+	# make check: the ELF dump and a d31 one (source_formats_of in
+	# lib.sh); make check-full: all formats
+	for fmt in $(source_formats_of "$c"); do
 		core=$dir/vmcore.$fmt
 		[ -f "$core" ] || continue
 		# the reference: DWARF
