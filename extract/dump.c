@@ -221,8 +221,12 @@ static enum kx_error open_vmcore(struct kx_dump *d, const char *path,
 	}
 	d->file_size = S_ISREG(stbuf.st_mode) ? (uint64_t)stbuf.st_size : 0;
 
-	/* libkdumpfile 0.5.4 reads the flattened format; 0.5.1 needs us */
-	if (kx_flat__by_lib() && kx_flat__probe(d->fd) > 0)
+	/*
+	 * libkdumpfile 0.5.4 reads the flattened format; 0.5.1 needs us. Not
+	 * in blocks larger than 4 KiB (QEMU's of an arm64 guest): the image
+	 * may need re-blocking (reblock()), which takes our rearrangement.
+	 */
+	if (kx_flat__by_lib() && kx_flat__probe(d->fd) > 0 && kx_flat__block(d->fd) <= 4096)
 		d->flat_by_lib = 1;
 again:
 	if (!d->flat_by_lib)
