@@ -98,7 +98,7 @@ static uint64_t notes_pagesize(const struct kx_kdhdr *h, const unsigned char *n,
 {
 	size_t off = 0;
 
-	while (len - off >= 12) {
+	while (off <= len && len - off >= 12) {
 		uint64_t namesz = kx_kdhdr__get32(h, n + off), descsz = kx_kdhdr__get32(h, n + off + 4);
 		uint64_t name = off + 12, desc = name + ((namesz + 3) & ~3ull);
 
