@@ -230,6 +230,12 @@ static int read_blob(int fd, uint64_t size, uint64_t off, uint64_t len, unsigned
 	return 0;
 }
 
+/* Is [off, off + size) within [start, end)? (nothing is) */
+static int in_sub(uint64_t off, uint64_t size, uint64_t start, uint64_t end)
+{
+	return !size || (off >= start && off <= end && size <= end - off);
+}
+
 int kx_kreblock__probe(int fd, uint64_t size, struct kx_kreblock *r, char *msg, size_t msglen)
 {
 	unsigned char raw[512], sub[104], *blob = NULL;
@@ -311,12 +317,13 @@ int kx_kreblock__write(int fd, uint64_t size, int (*filled)(const void *, uint64
 	desc_off = bm_off + (uint64_t)h.bitmap_blocks * h.block;
 	if (bm_off > size || desc_off > size)
 		goto corrupt;
+	/* the sub-header itself is patched: it must be in its blocks */
+	if (sub_bytes < sizeof(sub))
+		goto corrupt;
 	/* the blobs must lie in the sub-header's blocks, which are copied whole */
-	if ((s.vmcoreinfo_size && (s.vmcoreinfo_off < h.block ||
-				   s.vmcoreinfo_off + s.vmcoreinfo_size > bm_off)) ||
-	    (s.notes_size && (s.notes_off < h.block || s.notes_off + s.notes_size > bm_off)) ||
-	    (s.eraseinfo_size && (s.eraseinfo_off < h.block ||
-				  s.eraseinfo_off + s.eraseinfo_size > bm_off))) {
+	if (!in_sub(s.vmcoreinfo_off, s.vmcoreinfo_size, h.block, bm_off) ||
+	    !in_sub(s.notes_off, s.notes_size, h.block, bm_off) ||
+	    !in_sub(s.eraseinfo_off, s.eraseinfo_size, h.block, bm_off)) {
 		snprintf(msg, msglen, "its sub-header's notes or VMCOREINFO lie outside its "
 			 "sub-header blocks: not re-blocked");
 		return -ENOTSUP;
@@ -329,8 +336,10 @@ int kx_kreblock__write(int fd, uint64_t size, int (*filled)(const void *, uint64
 		nbm_half = pg;
 	if (nbm_half * 2 / pg > UINT32_MAX || nsub_bytes / pg > INT32_MAX)
 		goto corrupt;
-	if (nbm_half * 2 + sub_bytes > cap)
-		return -EFBIG;
+	if (nbm_half * 2 + sub_bytes > cap) {
+		err = -EFBIG;
+		goto big;
+	}
 	nbm_off = pg + nsub_bytes;
 	ndesc_off = nbm_off + 2 * nbm_half;
 
@@ -477,8 +486,8 @@ int kx_kreblock__write(int fd, uint64_t size, int (*filled)(const void *, uint64
 	err = 0;
 	goto out;
 big:
-	snprintf(msg, msglen, "its pages, deflated again one by one, take more than %llu MiB "
-		 "of memory", (unsigned long long)(cap >> 20));
+	snprintf(msg, msglen, "written again in pages (bitmaps, descriptors, pages deflated one "
+		 "by one) it takes more than %llu MiB of memory", (unsigned long long)(cap >> 20));
 	goto out;
 corrupt:
 	snprintf(msg, msglen, "its kdump header's bitmap or sub-header sizes do not fit the "
