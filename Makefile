@@ -142,11 +142,11 @@ $(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_LIB_OBJS) tests/unit/*.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_OBJS) $(LIB_LIBS)
 
-# the dump containers: extract/'s flat.c, kdump-desc.c and io.c, and libkdumpfile
-FUZZ_KDUMP_SRCS := extract/flat.c extract/kdump-desc.c extract/io.c
+# the dump containers: extract/'s flat.c, kdump-desc.c, kdump-reblock.c and io.c, and libkdumpfile
+FUZZ_KDUMP_SRCS := extract/flat.c extract/kdump-desc.c extract/kdump-reblock.c extract/io.c
 $(O)/fuzz/fuzz-kdump: tests/fuzz/fuzz-kdump.c $(FUZZ_KDUMP_SRCS) extract/*.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(KDUMP_CFLAGS) -o $@ $< $(FUZZ_KDUMP_SRCS) -lkdumpfile
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(KDUMP_CFLAGS) -o $@ $< $(FUZZ_KDUMP_SRCS) -lkdumpfile -lz -lzstd
 
 fuzzers: $(FUZZERS)
 

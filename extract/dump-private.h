@@ -27,6 +27,8 @@ struct kx_dump {
 	int flat_by_lib;	/* a flattened file libkdumpfile reads itself */
 	int kdump_signed;	/* it has a kdump-compressed file's signature */
 	int repaired;		/* memfd: the image with lying page descriptors zeroed, or -1 */
+	int reblocked;		/* memfd: the image in pages, not blocks (kdump-reblock.c), or -1 */
+	int image;		/* what libkdumpfile reads: fd, the flat image, or a memfd */
 	kdump_ctx_t *ctx;
 	const char *format;
 

@@ -187,7 +187,8 @@ static kdump_ctx_t *open_ctx(struct kx_dump *d)
 		return NULL;
 	kdump_set_number_attr(c, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER);
 	kdump_set_number_attr(c, "cache.size", KX_KDUMP_CACHE);
-	if (kdump_open_fd(c, d->flat ? kx_flat__fd(d->flat) : d->fd) != KDUMP_OK)
+	/* the image the first one read: repaired or re-blocked, never the raw one */
+	if (kdump_open_fd(c, d->image) != KDUMP_OK)
 		goto fail;
 	/* the architecture the first one was told, when the dump names none */
 	if (kdump_get_string_attr(c, KDUMP_ATTR_ARCH_NAME, &arch) != KDUMP_OK || !arch) {

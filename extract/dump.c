@@ -29,6 +29,7 @@
 #include "dump-private.h"
 #include "flat.h"
 #include "kdump-desc.h"
+#include "kdump-reblock.h"
 #include "symbols.h"
 #include "types/dwarf.h"
 #include "msg.h"
@@ -76,7 +77,8 @@ static int flat_filled(const void *flat, uint64_t off, uint64_t len)
 
 static enum kx_error check_descriptors(struct kx_dump *d, int fd, char *msg, size_t msglen)
 {
-	int cut = kx_flat__truncated(d->flat);
+	/* a re-blocked image is whole: what was cut is already size 0 in it */
+	int cut = kx_flat__truncated(d->flat) && d->reblocked < 0;
 	struct kx_kdesc k;
 	struct stat st;
 	uint64_t size, cap;
@@ -136,6 +138,54 @@ static enum kx_error check_descriptors(struct kx_dump *d, int fd, char *msg, siz
 }
 
 /*
+ * A kdump-compressed image in blocks larger than its kernel's pages
+ * (QEMU's dump of an arm64 guest: 64 KiB blocks, 4 or 16 KiB pages) is
+ * read from a copy written again in pages (kdump-reblock.c says why:
+ * libkdumpfile 0.5.1 to 0.5.6 takes the block for the page, then
+ * VMCOREINFO's PAGESIZE for it, and 0.5.1 then writes past its buffer).
+ * When the copy cannot be made the dump is refused here, before
+ * libkdumpfile reads it.
+ */
+static enum kx_error reblock(struct kx_dump *d, int fd, char *msg, size_t msglen)
+{
+	int cut = kx_flat__truncated(d->flat);
+	struct kx_kreblock r;
+	struct stat st;
+	uint64_t cap;
+	char why[240] = "";
+	int ret;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0)
+		return KX_OK;
+	ret = kx_kreblock__probe(fd, (uint64_t)st.st_size, &r, why, sizeof(why));
+	if (!ret && !r.needed)
+		return KX_OK;
+	cap = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE) / 4;
+	if (!ret)
+		ret = kx_kreblock__write(fd, (uint64_t)st.st_size, cut ? flat_filled : NULL, d->flat,
+					 cap, &r, why, sizeof(why));
+	if (ret) {
+		kx_set_msg(msg, msglen, "vmcore %s: kdump-compressed in blocks of %u bytes for "
+			   "pages of %u (VMCOREINFO PAGESIZE), which libkdumpfile %s misreads%s; "
+			   "%s%s", d->path, r.block, r.page, KDUMPFILE_VERSION_STRING,
+			   KDUMPFILE_VERSION < KDUMPFILE_MKVER(0, 5, 4) ? " past its buffers" : "",
+			   why, ret == -EFBIG ? " (a quarter of RAM)" : "");
+		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DUMP;
+	}
+	d->reblocked = r.fd;
+	if (r.bad)
+		fprintf(stderr, "warning: vmcore %s: %llu of its %llu blocks of %u bytes cannot be "
+			"read or inflated: their pages are unreadable\n", d->path,
+			(unsigned long long)r.bad, (unsigned long long)r.blocks, r.block);
+	if (d->verbose)
+		fprintf(stderr, "dump: %s: blocks of %u bytes for pages of %u: read from a copy "
+			"written again in pages, in memory (%llu MiB, %llu blocks)\n", d->path,
+			r.block, r.page, (unsigned long long)(r.memory >> 20),
+			(unsigned long long)r.blocks);
+	return KX_OK;
+}
+
+/*
  * Open the vmcore in libkdumpfile; a flattened file is first rearranged
  * into an image libkdumpfile reads (flat.c), unless libkdumpfile reads
  * that format itself (0.5.4).
@@ -171,8 +221,12 @@ static enum kx_error open_vmcore(struct kx_dump *d, const char *path,
 	}
 	d->file_size = S_ISREG(stbuf.st_mode) ? (uint64_t)stbuf.st_size : 0;
 
-	/* libkdumpfile 0.5.4 reads the flattened format; 0.5.1 needs us */
-	if (kx_flat__by_lib() && kx_flat__probe(d->fd) > 0)
+	/*
+	 * libkdumpfile 0.5.4 reads the flattened format; 0.5.1 needs us. Not
+	 * in blocks larger than 4 KiB (QEMU's of an arm64 guest): the image
+	 * may need re-blocking (reblock()), which takes our rearrangement.
+	 */
+	if (kx_flat__by_lib() && kx_flat__probe(d->fd) > 0 && kx_flat__block(d->fd) <= 4096)
 		d->flat_by_lib = 1;
 again:
 	if (!d->flat_by_lib)
@@ -186,12 +240,18 @@ again:
 	}
 	fd = d->flat ? kx_flat__fd(d->flat) : d->fd;
 	if (!d->flat_by_lib) {
+		e = reblock(d, fd, msg, msglen);
+		if (e)
+			return e;
+		if (d->reblocked >= 0)
+			fd = d->reblocked;
 		e = check_descriptors(d, fd, msg, msglen);
 		if (e)
 			return e;
 		if (d->repaired >= 0)
 			fd = d->repaired;
 	}
+	d->image = fd;
 
 	d->ctx = kdump_new();
 	if (!d->ctx)
@@ -492,6 +552,8 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 	d->fd = -1;
 	d->vml.fd = -1;
 	d->repaired = -1;
+	d->reblocked = -1;
+	d->image = -1;
 	d->verbose = opts->verbose;
 	d->force = opts->force;
 
@@ -581,6 +643,8 @@ void kx_dump__close(struct kx_dump *d)
 	kx_flat__close(d->flat);
 	if (d->repaired >= 0)
 		close(d->repaired);
+	if (d->reblocked >= 0)
+		close(d->reblocked);
 	if (d->fd >= 0)
 		close(d->fd);
 	free(d->osrelease);

@@ -49,6 +49,7 @@
 
 #include "flat.h"
 #include "io.h"
+#include "kdump-desc.h"
 
 #define MDF_SIGNATURE "makedumpfile"
 #define MDF_HEADER_SIZE 4096
@@ -279,6 +280,23 @@ int kx_flat__probe(int fd)
 		return ret;
 	return !strncmp(hdr.signature, MDF_SIGNATURE, sizeof(hdr.signature)) &&
 	       (int64_t)be64toh((uint64_t)hdr.type) == MDF_TYPE_FLAT;
+}
+
+uint32_t kx_flat__block(int fd)
+{
+	unsigned char rec[16], raw[512];
+	struct kx_kdhdr h;
+	uint64_t off, size;
+
+	if (kx_pread_full(fd, rec, sizeof(rec), MDF_HEADER_SIZE))
+		return 0;
+	memcpy(&off, rec, 8);
+	memcpy(&size, rec + 8, 8);
+	if (be64toh(off) != 0 || be64toh(size) < sizeof(raw) ||
+	    kx_pread_full(fd, raw, sizeof(raw), MDF_HEADER_SIZE + sizeof(rec)) ||
+	    !kx_kdhdr__parse(raw, &h))
+		return 0;
+	return h.block;
 }
 
 int kx_flat__check(int fd, const char *path, char *msg, size_t msglen)

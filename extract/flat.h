@@ -29,6 +29,11 @@ void kx_flat__close(struct kx_flat *flat);
 /* 1 if @fd starts with a flattened dump's header, 0 if not, or -errno */
 int kx_flat__probe(int fd);
 /*
+ * The block size of the kdump-compressed header in the flattened dump
+ * @fd's first record (at offset 0), or 0 (not one, or not first)
+ */
+uint32_t kx_flat__block(int fd);
+/*
  * Walk the record headers of the flattened dump @fd to its end mark,
  * reading no data: 0 if whole, else -errno with a message (truncated or
  * corrupt, at which offset).

@@ -51,12 +51,7 @@
 #define KD_DESC_SIZE 24u
 #define KD_CHUNK (1u << 20)
 
-struct kd_hdr {
-	int big, width;		/* byte order, 4 or 8 (pointer size) */
-	uint32_t block;
-	int32_t version, sub_blocks;
-	uint32_t bitmap_blocks, max_mapnr;
-};
+#define kd_hdr kx_kdhdr
 
 static uint32_t get32(const struct kd_hdr *h, const unsigned char *p)
 {
@@ -74,6 +69,16 @@ static uint64_t get64(const struct kd_hdr *h, const unsigned char *p)
 	return h->big ? be64toh(v) : le64toh(v);
 }
 
+uint32_t kx_kdhdr__get32(const struct kx_kdhdr *h, const void *p)
+{
+	return get32(h, p);
+}
+
+uint64_t kx_kdhdr__get64(const struct kx_kdhdr *h, const void *p)
+{
+	return get64(h, p);
+}
+
 /* an unsigned long of the dumped machine */
 static uint64_t get_long(const struct kd_hdr *h, const unsigned char *p)
 {
@@ -85,13 +90,13 @@ static uint64_t get_long(const struct kd_hdr *h, const unsigned char *p)
  * machine (makedumpfile's diskdump_mod.h): the split flag (int), the
  * split's start and end pfns (longs; from version 6 the 64-bit ones with
  * max_mapnr_64 after them), and the offset (off_t) and size (long) of the
- * vmcoreinfo (version 3) and of the notes (4+).
+ * vmcoreinfo (version 3), of the notes (4+) and of the eraseinfo (5+).
  */
 static const struct kd_sub_at {
-	unsigned split, split_start, vmcoreinfo, notes, split_start64;
+	unsigned split, split_start, vmcoreinfo, notes, eraseinfo, split_start64;
 } kd_sub_at[2] = {
-	{ 8, 12, 20, 32, 56 },	/* 32-bit */
-	{ 12, 16, 32, 48, 80 },	/* 64-bit */
+	{ 8, 12, 20, 32, 44, 56 },	/* 32-bit */
+	{ 12, 16, 32, 48, 64, 80 },	/* 64-bit */
 };
 
 /* try_header() of libkdumpfile, on one of the four readings of the header */
@@ -103,6 +108,7 @@ static int try_header(const unsigned char *raw, int width, int big, struct kd_hd
 
 	h->big = big;
 	h->width = width;
+	h->block_at = at;
 	block = get32(h, raw + at);
 	if (block < KD_MIN_BLOCK || block > KD_MAX_BLOCK)
 		return 0;
@@ -112,6 +118,38 @@ static int try_header(const unsigned char *raw, int width, int big, struct kd_hd
 	h->bitmap_blocks = get32(h, raw + at + 8);
 	h->max_mapnr = get32(h, raw + at + 12);
 	return (uint64_t)8 * h->bitmap_blocks * block >= h->max_mapnr;
+}
+
+int kx_kdhdr__parse(const unsigned char *raw, struct kx_kdhdr *h)
+{
+	if (memcmp(raw, "KDUMP   ", 8) && memcmp(raw, "DISKDUMP", 8))
+		return 0;
+	return try_header(raw, 4, 0, h) || try_header(raw, 4, 1, h) ||
+	       try_header(raw, 8, 0, h) || try_header(raw, 8, 1, h);
+}
+
+void kx_kdhdr__sub(const struct kx_kdhdr *h, const unsigned char *sub, struct kx_kdsub *s)
+{
+	const struct kd_sub_at *at = &kd_sub_at[h->width == 8];
+
+	memset(s, 0, sizeof(*s));
+	s->split = h->version >= 2 && get32(h, sub + at->split);
+	if (h->version >= 3) {
+		s->vmcoreinfo_at = at->vmcoreinfo;
+		s->vmcoreinfo_off = get64(h, sub + at->vmcoreinfo);
+		s->vmcoreinfo_size = get_long(h, sub + at->vmcoreinfo + 8);
+	}
+	if (h->version >= 4) {
+		s->notes_at = at->notes;
+		s->notes_off = get64(h, sub + at->notes);
+		s->notes_size = get_long(h, sub + at->notes + 8);
+	}
+	if (h->version >= 5) {
+		s->eraseinfo_at = at->eraseinfo;
+		s->eraseinfo_off = get64(h, sub + at->eraseinfo);
+		s->eraseinfo_size = get_long(h, sub + at->eraseinfo + 8);
+	}
+	s->max_mapnr_at = h->version >= 6 ? at->split_start64 + 16 : 0;
 }
 
 static int add_zeroed(struct kx_kdesc *out, uint64_t at)

@@ -6,6 +6,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * A kdump-compressed header as libkdumpfile reads it (try_header() of its
+ * diskdump.c): tried as 32-bit then 64-bit, little then big endian.
+ */
+struct kx_kdhdr {
+	int big, width;		/* byte order, 4 or 8 (pointer size) */
+	uint32_t block;		/* block_size: libkdumpfile takes it for the page size */
+	size_t block_at;	/* where block_size lies in the header */
+	int32_t version, sub_blocks;
+	uint32_t bitmap_blocks, max_mapnr;
+};
+
+/* the blobs struct kdump_sub_header points to: where the fields lie, their values */
+struct kx_kdsub {
+	int split;
+	unsigned vmcoreinfo_at, notes_at, eraseinfo_at, max_mapnr_at;	/* 0: none */
+	uint64_t vmcoreinfo_off, vmcoreinfo_size, notes_off, notes_size;
+	uint64_t eraseinfo_off, eraseinfo_size;
+};
+
+/* @raw: the file's first 512 bytes. 1 if libkdumpfile takes it for a header */
+int kx_kdhdr__parse(const unsigned char *raw, struct kx_kdhdr *h);
+/* @sub: the sub-header's first 104 bytes (at @h->block) */
+void kx_kdhdr__sub(const struct kx_kdhdr *h, const unsigned char *sub, struct kx_kdsub *s);
+uint32_t kx_kdhdr__get32(const struct kx_kdhdr *h, const void *p);
+uint64_t kx_kdhdr__get64(const struct kx_kdhdr *h, const void *p);
+
 struct kx_kdesc {
 	int kdump;		/* the file has a kdump-compressed signature */
 	uint64_t descs;		/* descriptors checked */

@@ -226,8 +226,14 @@ capture() {
 		[ -s "$1" ] || die "dump-guest-memory $2 wrote nothing"
 	}
 	case " $formats " in *" elf "* | *" kdump "* | *" d31 "*) need_elf=1 ;; esac
+	# arm64: kdump is QEMU's kdump-zlib rearranged (makedumpfile -R), not
+	# makedumpfile's work on the ELF (this host's reads x86_64 dumps only)
+	[ "$arch" = arm64 ] && case " $formats " in *" elf "*) ;; *) need_elf= ;; esac
 	[ -n "$need_elf" ] && dump "$out/vmcore.elf" elf
-	case " $formats " in *" flat "*) dump "$out/vmcore.flat" kdump-zlib ;; esac
+	case " $formats " in
+	*" flat "*) dump "$out/vmcore.flat" kdump-zlib ;;
+	*" kdump "*) [ "$arch" = arm64 ] && dump "$out/vmcore.flat" kdump-zlib ;;
+	esac
 	qmp '{"execute":"quit"}' >/dev/null || true
 	wait "$qpid" 2>/dev/null || true
 	qpid=
@@ -282,8 +288,20 @@ capture() {
 			{ [ -n "$vmlinux" ] && rm -f "$1" && makedumpfile -c -d "$2" -x "$vmlinux" "$norm" "$1" >"$work/makedumpfile.log" 2>&1; } ||
 			{ cat "$work/makedumpfile.log" >&2; die "makedumpfile -d $2 failed"; }
 	}
-	case " $formats " in *" kdump "*) kdump "$out/vmcore.kdump" 17 ;; esac
-	case " $formats " in *" d31 "*) kdump "$out/vmcore.d31" 31 ;; esac
+	# makedumpfile -R: the flattened file's blocks at their offsets, the
+	# same bytes (an arm64 guest's kdump-compressed dump, QEMU's own)
+	rearrange() { # OUT
+		rm -f "$1"
+		makedumpfile -R "$1" <"$out/vmcore.flat" >"$work/makedumpfile.log" 2>&1 ||
+			{ cat "$work/makedumpfile.log" >&2; die "makedumpfile -R failed"; }
+	}
+	if [ "$arch" = arm64 ]; then
+		case " $formats " in *" kdump "*) rearrange "$out/vmcore.kdump" ;; esac
+		case " $formats " in *" flat "*) ;; *) rm -f "$out/vmcore.flat" ;; esac
+	else
+		case " $formats " in *" kdump "*) kdump "$out/vmcore.kdump" 17 ;; esac
+		case " $formats " in *" d31 "*) kdump "$out/vmcore.d31" 31 ;; esac
+	fi
 	case " $formats " in *" elf "*) ;; *) rm -f "$out/vmcore.elf" ;; esac
 	rm -f "$work/vmcore.norm"
 	chmod 0644 "$out"/vmcore.*

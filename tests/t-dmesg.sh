@@ -33,9 +33,9 @@ for c in $(all_cases); do
 	unset CASE VMLINUX INSTANCES FORMATS CLOCK ARCH
 	. "$dir/case.env"
 	rm -f "$tmp/want"
-	if [ ! -f "$dir/vmcore.kdump" ]; then
-		# another architecture's dump (arm64): ELF only
-		skip "$c: makedumpfile --dump-dmesg: no kdump-compressed dump of this ${ARCH:-amd64} case (this host's makedumpfile reads its own architecture only); the console, JSON and timeline checks still run"
+	if [ ! -f "$dir/vmcore.kdump" ] || [ "${ARCH:-amd64}" != amd64 ]; then
+		# another architecture's dump (arm64: its kdump is QEMU's)
+		skip "$c: makedumpfile --dump-dmesg: this host's makedumpfile reads no ${ARCH:-amd64} dump (its own architecture's only); the console, JSON and timeline checks still run"
 	elif ! makedumpfile --dump-dmesg "$dir/vmcore.kdump" "$tmp/want" >"$tmp/mdf.err" 2>&1; then
 		nok "$c: makedumpfile --dump-dmesg failed: $(tail -n 1 "$tmp/mdf.err")"
 		continue

@@ -3,7 +3,8 @@
  * libFuzzer target: a kdump-compressed or flattened dump file, as hostile
  * as it gets, through what ktrace-extract does before and while
  * libkdumpfile reads it: flat.c rearranges a flattened file (with --force,
- * so a cut one is kept), kdump-desc.c checks every page descriptor and
+ * so a cut one is kept), kdump-reblock.c writes one in blocks larger than
+ * its VMCOREINFO's page size again in pages, kdump-desc.c checks every page descriptor and
  * repairs the lying ones in a copy, then libkdumpfile opens the image and
  * every page its file pagemap lists is read (at most 64).
  *
@@ -26,6 +27,7 @@
 #include "../../extract/flat.h"
 #include "../../extract/kdump-desc.h"
 #include "../../extract/kdump-compat.h"
+#include "../../extract/kdump-reblock.h"
 
 /*
  * A header's sizes make libkdumpfile ask malloc() for terabytes; it copes
@@ -75,9 +77,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 {
 	struct kx_flat *flat = NULL;
 	struct kx_kdesc k;
+	struct kx_kreblock r;
 	struct stat st;
 	char msg[512];
 	int fd, img, repaired = -1;
+
+	r.fd = -1;
 
 	fd = memfd_create("fuzz-kdump", MFD_CLOEXEC);
 	if (fd < 0)
@@ -89,11 +94,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 	img = flat ? kx_flat__fd(flat) : fd;
 	if (fstat(img, &st) || st.st_size <= 0)
 		goto out;
+	/* refused unless re-blocked, as extract/dump.c does */
+	if (kx_kreblock__probe(img, (uint64_t)st.st_size, &r, msg, sizeof(msg)) < 0)
+		goto out;
+	if (r.needed) {
+		r.fd = -1;
+		if (kx_kreblock__write(img, (uint64_t)st.st_size,
+				       kx_flat__truncated(flat) ? flat_filled : NULL, flat, 64u << 20, &r,
+				       msg, sizeof(msg)))
+			goto out;
+		img = r.fd;
+		if (fstat(img, &st) || st.st_size <= 0)
+			goto out;
+	}
 	if (kx_kdesc__scan(img, (uint64_t)st.st_size,
-			   kx_flat__truncated(flat) ? flat_filled : NULL, flat, &k, msg,
+			   kx_flat__truncated(flat) && r.fd < 0 ? flat_filled : NULL, flat, &k, msg,
 			   sizeof(msg)) < 0)
 		goto out;
-	if (kx_flat__truncated(flat) && !k.kdump) {
+	if (kx_flat__truncated(flat) && r.fd < 0 && !k.kdump) {
 		kx_kdesc__free(&k);
 		goto out;	/* refused, as extract/dump.c does */
 	}
@@ -112,6 +130,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 out:
 	if (repaired >= 0)
 		close(repaired);
+	if (r.fd >= 0)
+		close(r.fd);
 	kx_flat__close(flat);
 	close(fd);
 	return 0;
