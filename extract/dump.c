@@ -462,6 +462,34 @@ static enum kx_error check_match(struct kx_dump *d, int force, char *msg,
  * know the architecture and cannot translate any address. The vmlinux
  * knows it: set arch.name from its ELF machine when the dump did not.
  */
+/*
+ * The architecture whose arch_crash_save_vmcoreinfo() alone writes one of
+ * these lines (arch/<arch>/kernel/...: arm64's kimage_voffset, s390's
+ * lowcore_ptr, ppc64's mmu_psize_defs, x86_64's phys_base), or NULL
+ */
+static const char *vmcoreinfo_arch(struct kx_dump *d)
+{
+	static const struct {
+		const char *key, *arch;
+	} keys[] = {
+		{ "NUMBER(kimage_voffset)", KDUMP_ARCH_AARCH64 },
+		{ "SYMBOL(lowcore_ptr)", KDUMP_ARCH_S390X },
+		{ "SYMBOL(mmu_psize_defs)", KDUMP_ARCH_PPC64 },
+		{ "NUMBER(phys_base)", KDUMP_ARCH_X86_64 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char *v = NULL;
+		kdump_status st = kdump_vmcoreinfo_line(d->ctx, keys[i].key, &v);
+
+		kdump_clear_err(d->ctx);
+		if (st == KDUMP_OK && v)
+			return keys[i].arch;
+	}
+	return NULL;
+}
+
 static enum kx_error set_arch(struct kx_dump *d, const char *given,
 			      char *msg, size_t msglen)
 {
@@ -484,7 +512,13 @@ static enum kx_error set_arch(struct kx_dump *d, const char *given,
 	if (!d->vml.elf) {
 		struct utsname uts;
 
-		/* no vmlinux to tell: the one given, else this machine's */
+		/*
+		 * no vmlinux to tell: the one given, else what only one
+		 * architecture's VMCOREINFO says (QEMU's kdump-compressed dump
+		 * of an arm64 guest names no machine), else this machine's
+		 */
+		if (!given || !*given)
+			given = vmcoreinfo_arch(d);
 		if ((!given || !*given) && !uname(&uts) && !strcmp(uts.machine, "x86_64"))
 			given = KDUMP_ARCH_X86_64;
 		if (given && *given &&

@@ -548,20 +548,18 @@ out:
 	return ret;
 }
 
-/* The dump alone, the architecture from the profile or else from uname */
+/* The dump alone, the architecture from the profile or else from the dump */
 static struct kx_dump *open_dump(const char *vmcore, const char *arch, int force,
 				 int verbose, int *status)
 {
 	struct kx_dump_opts dopts = { .sz = sizeof(dopts) };
-	struct utsname uts;
 	struct kx_dump *d;
 	enum kx_error kerr;
 	char msg[1024];
 
 	dopts.no_vmlinux = 1;
+	/* none: the dump's VMCOREINFO tells, else this machine (dump.c set_arch()) */
 	dopts.arch = arch;
-	if ((!arch || !*arch) && !uname(&uts) && !strcmp(uts.machine, "x86_64"))
-		dopts.arch = "x86_64";
 	dopts.force = force;
 	dopts.verbose = verbose;
 	d = kx_dump__open(vmcore, &dopts, &kerr, msg, sizeof(msg));
