@@ -292,8 +292,18 @@ uint32_t kx_flat__block(int fd)
 		return 0;
 	memcpy(&off, rec, 8);
 	memcpy(&size, rec + 8, 8);
-	if (be64toh(off) != 0 || be64toh(size) < sizeof(raw) ||
-	    kx_pread_full(fd, raw, sizeof(raw), MDF_HEADER_SIZE + sizeof(rec)) ||
+	/*
+	 * the first record is the disk_dump_header; QEMU writes it alone (464
+	 * bytes), makedumpfile with the rest of its first block: what is past
+	 * the record is read as zeros
+	 */
+	size = be64toh(size);
+	if (be64toh(off) != 0 || size < 432)
+		return 0;
+	if (size > sizeof(raw))
+		size = sizeof(raw);
+	memset(raw, 0, sizeof(raw));
+	if (kx_pread_full(fd, raw, (size_t)size, MDF_HEADER_SIZE + sizeof(rec)) ||
 	    !kx_kdhdr__parse(raw, &h))
 		return 0;
 	return h.block;
