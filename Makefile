@@ -105,9 +105,16 @@ $(O)/libktrace.so: $(LIB_OBJS) $(O)/libktrace.map
 $(EXTRACT): $(EXTRACT_OBJS) $(LIBKTRACE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(EXTRACT_OBJS) $(LIBKTRACE) $(KDUMP_LIBS) $(LIB_LIBS)
 
-# crash extensions are built against one crash's defs.h (-DX86_64 as crash does)
+# crash extensions are built against one crash's defs.h, for the machine
+# crash itself was built for (crash's -D$(TARGET): X86_64, ARM64, ...): the
+# compiler's, so that a cross build (CC=aarch64-linux-gnu-gcc) gets ARM64
+# (each pattern in parentheses: make counts them inside $(shell))
+CRASH_TARGET ?= $(shell case "$$($(CC) -dumpmachine 2>/dev/null)" in \
+	(x86_64-*) echo X86_64 ;; (aarch64-*) echo ARM64 ;; (powerpc64*) echo PPC64 ;; \
+	(s390x-*) echo S390X ;; (i?86-*) echo X86 ;; (arm*) echo ARM ;; \
+	(riscv64-*) echo RISCV64 ;; (*) echo UNKNOWN_CRASH_TARGET ;; esac)
 $(CRASH_EXT): $(CRASH_SRCS) crash-ext/*.h $(LIBKTRACE) include/ktrace/*.h
-	$(CC) $(ALL_CFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -DX86_64 \
+	$(CC) $(ALL_CFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -D$(CRASH_TARGET) \
 		-I$(dir $(CRASH_DEFS)) -shared -nostartfiles -Wl,--exclude-libs,ALL -o $@ \
 		$(CRASH_SRCS) $(LIBKTRACE) $(LIB_LIBS) $(ALL_LDFLAGS)
 

@@ -24,7 +24,7 @@ failed_names=()
 failures=()
 times=()
 
-FULL_ONLY="t-kdump-e2e t-kdump-e2e-trixie t-kdump-e2e-bpo t-deb t-trixie t-qemu t-fixtures"
+FULL_ONLY="t-kdump-e2e t-kdump-e2e-trixie t-kdump-e2e-bpo t-deb t-deb-arm64 t-trixie t-qemu t-fixtures"
 
 [ "${1:-}" = --full-only ] && { printf '%s\n' $FULL_ONLY; exit 0; }
 
