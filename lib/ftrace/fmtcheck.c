@@ -273,6 +273,15 @@ static long format_text(struct kt_sb *o, const char *p, const char *end, unsigne
 			least += w;
 		if (least > cap)
 			least = cap + 1;
+		/*
+		 * a conversion the kernel knows (vsprintf.c format_decode()):
+		 * anything else is FORMAT_TYPE_INVALID, where the kernel stops
+		 * printing, and libtraceevent does not take an argument for it
+		 * as this count would: every later argument (a '*' width among
+		 * them, then unclamped) would be another one
+		 */
+		if (p < end && !strchr("diouxXcspfeEgGaAn", *p))
+			return -2;
 		if (p < end)
 			p++;
 		kt_sb__add(o, start, (size_t)(p - start));
@@ -340,8 +349,8 @@ char *kt_fmtcheck__printk(const char *fmt, uint32_t seq_size)
 	unsigned char star[MAX_STAR_ARGS] = { 0 };
 	struct kt_sb o = { 0 };
 
-	format_text(&o, fmt, fmt + strlen(fmt), seq_size, star);
-	if (o.oom || !o.p) {
+	/* an unknown conversion (-2): as it was, its own printer says what it does */
+	if (format_text(&o, fmt, fmt + strlen(fmt), seq_size, star) == -2 || o.oom || !o.p) {
 		free(o.p);
 		return strdup(fmt);
 	}
@@ -362,6 +371,12 @@ int kt_fmtcheck__apply(const char *print_fmt, uint32_t seq_size, char **out, cha
 
 		args = kt_fmt__skip_quoted(print_fmt);
 		least = format_text(&o, print_fmt, args, seq_size, star);
+		if (least == -2) {
+			snprintf(why, len, "a conversion the kernel does not know (it stops "
+				 "printing there)");
+			free(o.p);
+			return -EINVAL;
+		}
 		if (least < 0) {
 			snprintf(why, len, "more than %d arguments", MAX_STAR_ARGS);
 			free(o.p);
