@@ -36,6 +36,7 @@
 #include <libkdumpfile/kdumpfile.h>
 
 #include "dump-ppc64.h"
+#include "xlat.h"
 #include "symbols.h"
 
 #define PPC64_LINEAR	0xc000000000000000ULL
@@ -51,34 +52,12 @@
 /* a leaf's physical address: bits _PAGE_PA_MAX (53) and up are flags */
 #define PPC64_PA_MASK	((1ULL << 53) - 1)
 
-/*
- * The context's translation system. The first revalidation after the OS
- * type is set fails (the error above) and leaves the system empty but no
- * longer "dirty": asked again, libkdumpfile hands it out.
- */
-static addrxlat_sys_t *ctx_sys(kdump_ctx_t *c)
-{
-	addrxlat_sys_t *sys = NULL;
-
-	if (kdump_get_addrxlat(c, NULL, &sys) == KDUMP_OK)
-		return sys;
-	kdump_clear_err(c);
-	if (kdump_get_addrxlat(c, NULL, &sys) == KDUMP_OK)
-		return sys;
-	kdump_clear_err(c);
-	return NULL;
-}
-
 /* NUMBER(VMALLOC_START) of vmcoreinfo (5.x and later), or 0 */
 static uint64_t vmalloc_start(kdump_ctx_t *c)
 {
 	uint64_t v = 0;
-	char *s = NULL;
 
-	if (kdump_vmcoreinfo_line(c, "NUMBER(VMALLOC_START)", &s) == KDUMP_OK && s)
-		v = strtoull(s, NULL, 16);
-	kdump_clear_err(c);
-	free(s);
+	kx_xlat__vmcoreinfo_hex(c, "NUMBER(VMALLOC_START)", &v);
 	return v;
 }
 
@@ -95,7 +74,7 @@ int kx_ppc64__wanted(kdump_ctx_t *c)
 		kdump_clear_err(c);
 		return 0;
 	}
-	sys = ctx_sys(c);
+	sys = kx_xlat__sys(c);
 	if (!sys)
 		return 0;
 	map = addrxlat_sys_get_map(sys, ADDRXLAT_SYS_MAP_KV_PHYS);
@@ -192,27 +171,6 @@ static addrxlat_status walk_next(addrxlat_step_t *step)
 	return addrxlat_ctx_err(step->ctx, ADDRXLAT_ERR_NOTIMPL, "ppc64: unexpected step");
 }
 
-static int set_map(addrxlat_sys_t *sys, addrxlat_sys_map_t idx, const uint64_t *first,
-		   const uint64_t *last, const addrxlat_sys_meth_t *meth, int n)
-{
-	addrxlat_map_t *map = addrxlat_map_new();
-	int i;
-
-	if (!map)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		addrxlat_range_t r = { .endoff = last[i] - first[i], .meth = meth[i] };
-
-		if (addrxlat_map_set(map, first[i], &r) != ADDRXLAT_OK) {
-			addrxlat_map_decref(map);
-			return -ENOMEM;
-		}
-	}
-	addrxlat_sys_set_map(sys, idx, map);
-	addrxlat_map_decref(map);
-	return 0;
-}
-
 int kx_ppc64__install(struct kx_ppc64 *p, kdump_ctx_t *c)
 {
 	addrxlat_meth_t m;
@@ -221,16 +179,11 @@ int kx_ppc64__install(struct kx_ppc64 *p, kdump_ctx_t *c)
 	addrxlat_sys_meth_t meth[2];
 	int ret;
 
-	sys = ctx_sys(c);
+	sys = kx_xlat__sys(c);
 	if (!sys)
 		return -EINVAL;
 	memset(&m, 0, sizeof(m));
 	m.kind = ADDRXLAT_LINEAR;
-	m.target_as = ADDRXLAT_KPHYSADDR;
-	m.param.linear.off = 0;
-	addrxlat_sys_set_meth(sys, ADDRXLAT_SYS_METH_MACHPHYS_KPHYS, &m);
-	m.target_as = ADDRXLAT_MACHPHYSADDR;
-	addrxlat_sys_set_meth(sys, ADDRXLAT_SYS_METH_KPHYS_MACHPHYS, &m);
 	m.target_as = ADDRXLAT_KPHYSADDR;
 	m.param.linear.off = -PPC64_LINEAR;
 	addrxlat_sys_set_meth(sys, ADDRXLAT_SYS_METH_DIRECT, &m);
@@ -242,13 +195,7 @@ int kx_ppc64__install(struct kx_ppc64 *p, kdump_ctx_t *c)
 	m.param.custom.data = p;
 	addrxlat_sys_set_meth(sys, ADDRXLAT_SYS_METH_PGT, &m);
 
-	first[0] = 0;
-	last[0] = PPC64_PA_MASK;
-	meth[0] = ADDRXLAT_SYS_METH_MACHPHYS_KPHYS;
-	ret = set_map(sys, ADDRXLAT_SYS_MAP_MACHPHYS_KPHYS, first, last, meth, 1);
-	meth[0] = ADDRXLAT_SYS_METH_KPHYS_MACHPHYS;
-	if (!ret)
-		ret = set_map(sys, ADDRXLAT_SYS_MAP_KPHYS_MACHPHYS, first, last, meth, 1);
+	ret = kx_xlat__phys_identity(sys, PPC64_PA_MASK);
 	first[0] = PPC64_LINEAR;
 	last[0] = PPC64_LINEAR + p->linear_size - 1;
 	meth[0] = ADDRXLAT_SYS_METH_DIRECT;
@@ -256,7 +203,7 @@ int kx_ppc64__install(struct kx_ppc64 *p, kdump_ctx_t *c)
 	last[1] = p->kern_end;
 	meth[1] = ADDRXLAT_SYS_METH_PGT;
 	if (!ret)
-		ret = set_map(sys, ADDRXLAT_SYS_MAP_KV_PHYS, first, last, meth, 2);
+		ret = kx_xlat__set_map(sys, ADDRXLAT_SYS_MAP_KV_PHYS, first, last, meth, 2);
 	addrxlat_sys_decref(sys);
 	return ret;
 }

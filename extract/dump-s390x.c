@@ -50,6 +50,7 @@
 #include <libkdumpfile/kdumpfile.h>
 
 #include "dump-s390x.h"
+#include "xlat.h"
 #include "symbols.h"
 
 /* swapper_pg_dir and the other region and segment tables: PAGE_SIZE << CRST_ALLOC_ORDER */
@@ -62,40 +63,6 @@
 #define S390X_SEGMENT_BITS	20
 #define S390X_TABLE_BITS	11
 
-/*
- * The context's translation system. libkdumpfile builds it without
- * error (it clears the failed read of the root table): asked once more
- * after an error all the same, as dump-ppc64.c does.
- */
-static addrxlat_sys_t *ctx_sys(kdump_ctx_t *c)
-{
-	addrxlat_sys_t *sys = NULL;
-
-	if (kdump_get_addrxlat(c, NULL, &sys) == KDUMP_OK)
-		return sys;
-	kdump_clear_err(c);
-	if (kdump_get_addrxlat(c, NULL, &sys) == KDUMP_OK)
-		return sys;
-	kdump_clear_err(c);
-	return NULL;
-}
-
-/* A hexadecimal number of vmcoreinfo ("KERNELOFFPHYS", "SYMBOL(_stext)"): 0 or -ENOENT */
-static int vmcoreinfo_hex(kdump_ctx_t *c, const char *key, uint64_t *val)
-{
-	char *s = NULL, *end;
-	int ret = -ENOENT;
-
-	if (kdump_vmcoreinfo_line(c, key, &s) == KDUMP_OK && s && *s) {
-		*val = strtoull(s, &end, 16);
-		if (!*end)
-			ret = 0;
-	}
-	kdump_clear_err(c);
-	free(s);
-	return ret;
-}
-
 int kx_s390x__wanted(kdump_ctx_t *c)
 {
 	const char *arch = NULL;
@@ -106,29 +73,7 @@ int kx_s390x__wanted(kdump_ctx_t *c)
 		kdump_clear_err(c);
 		return 0;
 	}
-	return !vmcoreinfo_hex(c, "KERNELOFFPHYS", &v);
-}
-
-static int set_map(addrxlat_sys_t *sys, addrxlat_sys_map_t idx, const uint64_t *first,
-		   const uint64_t *last, const addrxlat_sys_meth_t *meth, int n)
-{
-	addrxlat_map_t *map = addrxlat_map_new();
-	int i;
-
-	if (!map)
-		return -ENOMEM;
-	/* in order: a later range replaces what it overlaps of an earlier one */
-	for (i = 0; i < n; i++) {
-		addrxlat_range_t r = { .endoff = last[i] - first[i], .meth = meth[i] };
-
-		if (addrxlat_map_set(map, first[i], &r) != ADDRXLAT_OK) {
-			addrxlat_map_decref(map);
-			return -ENOMEM;
-		}
-	}
-	addrxlat_sys_set_map(sys, idx, map);
-	addrxlat_map_decref(map);
-	return 0;
+	return !kx_xlat__vmcoreinfo_hex(c, "KERNELOFFPHYS", &v);
 }
 
 int kx_s390x__install(const struct kx_s390x *p, kdump_ctx_t *c)
@@ -138,7 +83,7 @@ int kx_s390x__install(const struct kx_s390x *p, kdump_ctx_t *c)
 		/* page, page table (256 entries), segment, region 3, 2, 1 tables */
 		.fieldsz = { 12, 8, 11, 11, 11, 11 },
 	};
-	addrxlat_sys_t *sys = ctx_sys(c);
+	addrxlat_sys_t *sys = kx_xlat__sys(c);
 	uint64_t first[3], last[3];
 	addrxlat_sys_meth_t meth[3];
 	addrxlat_meth_t m;
@@ -148,10 +93,6 @@ int kx_s390x__install(const struct kx_s390x *p, kdump_ctx_t *c)
 		return -EINVAL;
 	memset(&m, 0, sizeof(m));
 	m.kind = ADDRXLAT_LINEAR;
-	m.target_as = ADDRXLAT_KPHYSADDR;
-	addrxlat_sys_set_meth(sys, ADDRXLAT_SYS_METH_MACHPHYS_KPHYS, &m);
-	m.target_as = ADDRXLAT_MACHPHYSADDR;
-	addrxlat_sys_set_meth(sys, ADDRXLAT_SYS_METH_KPHYS_MACHPHYS, &m);
 	m.target_as = ADDRXLAT_KPHYSADDR;
 	m.param.linear.off = -p->ident_base;
 	addrxlat_sys_set_meth(sys, ADDRXLAT_SYS_METH_DIRECT, &m);
@@ -169,13 +110,7 @@ int kx_s390x__install(const struct kx_s390x *p, kdump_ctx_t *c)
 		addrxlat_sys_set_meth(sys, ADDRXLAT_SYS_METH_PGT, &m);
 	}
 
-	first[0] = 0;
-	last[0] = ~0ULL;
-	meth[0] = ADDRXLAT_SYS_METH_MACHPHYS_KPHYS;
-	ret = set_map(sys, ADDRXLAT_SYS_MAP_MACHPHYS_KPHYS, first, last, meth, 1);
-	meth[0] = ADDRXLAT_SYS_METH_KPHYS_MACHPHYS;
-	if (!ret)
-		ret = set_map(sys, ADDRXLAT_SYS_MAP_KPHYS_MACHPHYS, first, last, meth, 1);
+	ret = kx_xlat__phys_identity(sys, ~0ULL);
 	if (p->pgd) {
 		first[n] = 0;
 		last[n] = p->virt_bits >= 64 ? ~0ULL : (1ULL << p->virt_bits) - 1;
@@ -190,7 +125,7 @@ int kx_s390x__install(const struct kx_s390x *p, kdump_ctx_t *c)
 	last[n] = p->image_last;
 	meth[n++] = ADDRXLAT_SYS_METH_KTEXT;
 	if (!ret)
-		ret = set_map(sys, ADDRXLAT_SYS_MAP_KV_PHYS, first, last, meth, n);
+		ret = kx_xlat__set_map(sys, ADDRXLAT_SYS_MAP_KV_PHYS, first, last, meth, n);
 	addrxlat_sys_decref(sys);
 	return ret;
 }
@@ -232,11 +167,11 @@ int kx_s390x__init(struct kx_s390x *p, kdump_ctx_t *c, const struct kx_symtab *s
 	int reloc, have_pgd, ret;
 
 	memset(p, 0, sizeof(*p));
-	vmcoreinfo_hex(c, "KERNELOFFPHYS", &offphys);
+	kx_xlat__vmcoreinfo_hex(c, "KERNELOFFPHYS", &offphys);
 	/* KERNELOFFSET is __kaslr_offset: the image's virtual link base */
-	vmcoreinfo_hex(c, "KERNELOFFSET", &kaslr);
+	kx_xlat__vmcoreinfo_hex(c, "KERNELOFFSET", &kaslr);
 	/* absent: the identity map at 0, as before 6.10 */
-	vmcoreinfo_hex(c, "IDENTITYBASE", &p->ident_base);
+	kx_xlat__vmcoreinfo_hex(c, "IDENTITYBASE", &p->ident_base);
 	if (kdump_get_number_attr(c, KDUMP_ATTR_PAGE_SHIFT, &shift) != KDUMP_OK ||
 	    kdump_get_number_attr(c, "max_pfn", &max_pfn) != KDUMP_OK)
 		max_pfn = 0;
@@ -246,11 +181,11 @@ int kx_s390x__init(struct kx_s390x *p, kdump_ctx_t *c, const struct kx_symtab *s
 	/* the image: _stext .. _end - 1 of the vmlinux, else of vmcoreinfo */
 	if (symtab && !kx_symtab__lookup(symtab, "_stext", &link, &reloc))
 		p->image_first = link + kaslr;
-	else if (vmcoreinfo_hex(c, "SYMBOL(_stext)", &p->image_first))
+	else if (kx_xlat__vmcoreinfo_hex(c, "SYMBOL(_stext)", &p->image_first))
 		/* TEXT_OFFSET, where the kernel's linker script starts it */
 		p->image_first = kaslr + 0x100000;
 	p->image_phys = p->image_first - kaslr + offphys;
-	have_pgd = !vmcoreinfo_hex(c, "SYMBOL(swapper_pg_dir)", &pgd_va);
+	have_pgd = !kx_xlat__vmcoreinfo_hex(c, "SYMBOL(swapper_pg_dir)", &pgd_va);
 	if (!have_pgd && symtab && !kx_symtab__lookup(symtab, "swapper_pg_dir", &link, &reloc)) {
 		pgd_va = link + kaslr;
 		have_pgd = 1;

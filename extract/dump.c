@@ -483,8 +483,11 @@ static const char *vmcoreinfo_arch(struct kx_dump *d)
 		char *v = NULL;
 		kdump_status st = kdump_vmcoreinfo_line(d->ctx, keys[i].key, &v);
 
+		bool found = st == KDUMP_OK && v;
+
 		kdump_clear_err(d->ctx);
-		if (st == KDUMP_OK && v)
+		free(v);
+		if (found)
 			return keys[i].arch;
 	}
 	return NULL;
