@@ -188,6 +188,33 @@ source_formats_of() {
 	for f in $FORMATS; do [ "$f" = d31 ] && d31=d31; done
 	echo "${FORMATS%% *} $d31"
 }
+# is_machine_case CASE: a kernel's base case or another machine's (k6.12-arm64,
+# k6.12-arm64-16k, k6.12-ppc64el-64k, k6.12-s390x, kbpo-arm64-16k): one
+# fixture per kernel x architecture x page size
+is_machine_case() {
+	is_base_case "$1" || [[ $1 =~ ^k([0-9]+\.[0-9]+|sid|bpo)-(arm64|ppc64el|s390x)(-16k|-64k|-va48)?$ ]]
+}
+# sanitize_subject CASE [PATTERN...]: status 1 when, under the sanitizers
+# (make check-sanitize, no KTRACE_CASES, not check-full), a test whose
+# subject is the kernel and not the workload (the kernel log, the type
+# and symbol sources, the ticket, -J's workers) leaves CASE out: it reads
+# every kernel's and machine's base case, and of the feature cases those
+# matching a PATTERN (the features that reach its code: function
+# arguments from BTF in t-btf, say). The other feature cases' code is the
+# same code, run under the sanitizers by t-truth, t-fastfmt, t-profile...
+# on every case; make check runs the test on all of them
+sanitize_subject() {
+	local c=$1 p
+	shift
+	[ -n "${KTRACE_SANITIZE:-}" ] && [ -z "${KTRACE_CASES:-}" ] &&
+		[ "${KTRACE_TIER:-core}" != full ] || return 0
+	is_machine_case "$c" && return 0
+	for p in "$@"; do
+		# shellcheck disable=SC2053
+		[[ $c == $p ]] && return 0
+	done
+	return 1
+}
 is_base_case() {
 	[[ $1 =~ ^k([0-9]+\.[0-9]+(-rt)?|sid|bpo)$ ]]
 }

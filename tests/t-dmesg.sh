@@ -71,6 +71,8 @@ first_diff() {
 }
 
 for c in $(all_cases); do
+	# the kernel log is the kernel's, not the workload's
+	sanitize_subject "$c" || continue
 	dir=$VMCORES/$c
 	unset CASE VMLINUX INSTANCES FORMATS CLOCK ARCH
 	. "$dir/case.env"

@@ -42,6 +42,8 @@ same() {
 
 n=0
 for c in $(all_cases); do
+	# -J's workers per kernel, and the output with state across records
+	sanitize_subject "$c" '*-fgraph' '*-opts' '*-rt-wakeup' || continue
 	dir=$VMCORES/$c
 	unset VMLINUX FORMATS WRAPPED
 	. "$dir/case.env"

@@ -83,6 +83,8 @@ alias_diff() {
 }
 
 for c in $(cases); do
+	# the ticket per kernel, and the cases with more than one buffer
+	sanitize_subject "$c" '*-snap' '*-persist' '*-subbuf' || continue
 	dir=$VMCORES/$c
 	unset VMLINUX FORMATS RELEASE SERIES SYSTEM_MAP
 	. "$dir/case.env"
