@@ -46,17 +46,7 @@ for c in $(cases); do
 	ln -s "$KERNEL" "$boot/vmlinuz-$RELEASE"
 	ln -s "$SYSTEM_MAP" "$boot/System.map-$RELEASE"
 	t0=$(date +%s.%N)
-	if [ "${ARCH:-amd64}" = s390x ]; then
-		# s390x's vmlinuz is its decompressor with the image compressed
-		# inside, which extract-vmlinux does not find yet: such a machine
-		# gets its profile at its first boot, from /sys/kernel/btf/vmlinux
-		# (kdump-tools.service runs ktrace-profile-update --running). That
-		# profile, from the vmlinux's BTF, for the capture below.
-		skip "$c: ktrace-profile-update from s390x's vmlinuz: its compressed image is not found yet (the profile is made at the first boot, from the running kernel's BTF)"
-		"$KTRACE_BIN" --make-profile "$KTRACE_PROFILES/$RELEASE.profile" --btf "$VMLINUX" \
-			--system-map "$SYSTEM_MAP" 2>"$tmp/pu.err" ||
-			{ nok "$c: --make-profile --btf: $(cat "$tmp/pu.err")"; continue; }
-	elif KTRACE_BOOT=$boot "$D/usr/sbin/ktrace-profile-update" "$RELEASE" 2>"$tmp/pu.err" &&
+	if KTRACE_BOOT=$boot "$D/usr/sbin/ktrace-profile-update" "$RELEASE" 2>"$tmp/pu.err" &&
 		grep -q "^source	btf " "$KTRACE_PROFILES/$RELEASE.profile"; then
 		ok "$c: ktrace-profile-update $RELEASE: BTF from vmlinuz + System.map, $(stat -c %s "$KTRACE_PROFILES/$RELEASE.profile") bytes, $(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)") s"
 	else
