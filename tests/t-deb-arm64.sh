@@ -20,7 +20,7 @@
 # no system call, no memory grown, on every dump. On a kernel built for
 # 52-bit addresses that runs with 48 (k6.12-arm64-va48: arm64.nolva) the
 # kernel moves memstart_addr by PAGE_OFFSET(48) - PAGE_OFFSET(52), and crash
-# (8.0.6, 9.0.2, upstream's master too) takes VMCOREINFO's PHYS_OFFSET as it
+# (8.0.6, 9.0.2; upstream master's arm64.c the same) takes VMCOREINFO's PHYS_OFFSET as it
 # is: every linear-map address is off ("seek error: kernel virtual address:
 # ffff00000ff6bdc0 type: \"memory section root table\""), so crash is given
 # the real one, "--machdep phys_offset=", worked out from that VMCOREINFO
