@@ -27,7 +27,7 @@
 # (VA_BITS, TCR_EL1_T1SZ). When crash itself does not get to its prompt on
 # the dump (so the extension is never asked), that is said as a skip with
 # crash's words: KTRACE_ARM64_CASE=k6.12-arm64 (52-bit addresses, LPA2:
-# 8.0.2 and 9.0.2 stop at "invalid kernel virtual address").
+# 8.0.2, 8.0.6 and 9.0.2 stop at "invalid kernel virtual address").
 # The suite is the one of the fixture's kernel (6.12: trixie), or
 # KTRACE_ARM64_SUITE. Minutes long (the roots once, then the crash session under
 # qemu-user: about 3 min): make check-full only. The machine's packages are not changed;
