@@ -7,25 +7,35 @@
 # --arch arm64, its programs run by qemu-user through binfmt_misc,
 # scripts/fetch-qemu-user: Debian's crash reads the dumps of its own machine
 # only) apt installs ktrace
-# and ktrace-crash without the network, and Debian's arm64 crash loads the
-# packaged extension ("extend ktrace.so", no path) on k6.12-arm64's ELF dump:
-# "ktrace show" prints every line of the kernel's own trace (truth/*.trace),
-# in order, ending with its last event, and byte for byte what this tree's
-# ktrace-extract prints, as t-crash compares on x86_64; "ktrace list" what
-# --list prints; the packaged ktrace-extract, run by qemu-user, prints the
-# same trace. When crash itself does not get to its prompt on the dump (so
-# the extension is never asked), that is said as a skip with crash's words:
-# so far every time (README, "Other machines": 8.0.2 and 9.0.2 stop on
-# k6.12-arm64's 52-bit addresses, trixie's 8.0.6 spins in its gdb start
-# under qemu-user 7.2; KTRACE_ARM64_CASE=k6.12-arm64-va48 has 48-bit ones).
+# and ktrace-crash without the network, and Debian's arm64 crash (the
+# suite's: trixie's 8.0.6) loads the packaged extension ("extend ktrace.so",
+# no path) on k6.12-arm64-va48's ELF dump: "ktrace show" prints every line of
+# the kernel's own trace (truth/*.trace), in order, ending with its last
+# event, and byte for byte what this tree's ktrace-extract prints, as t-crash
+# compares on x86_64; "ktrace list" what --list prints; the packaged
+# ktrace-extract, run by qemu-user, prints the same trace.
+# crash runs under trixie's qemu-user 10.0 (scripts/fetch-qemu-user --suite
+# trixie, KTRACE_ARM64_QEMU_SUITE), named on the command line: under
+# bookworm's 7.2 (the binfmt_misc handler) its gdb start spins without end,
+# no system call, no memory grown, on every dump. On a kernel built for
+# 52-bit addresses that runs with 48 (k6.12-arm64-va48: arm64.nolva) the
+# kernel moves memstart_addr by PAGE_OFFSET(48) - PAGE_OFFSET(52), and crash
+# (8.0.6, 9.0.2; upstream master's arm64.c the same) takes VMCOREINFO's PHYS_OFFSET as it
+# is: every linear-map address is off ("seek error: kernel virtual address:
+# ffff00000ff6bdc0 type: \"memory section root table\""), so crash is given
+# the real one, "--machdep phys_offset=", worked out from that VMCOREINFO
+# (VA_BITS, TCR_EL1_T1SZ). When crash itself does not get to its prompt on
+# the dump (so the extension is never asked), that is said as a skip with
+# crash's words: KTRACE_ARM64_CASE=k6.12-arm64 (52-bit addresses, LPA2:
+# 8.0.2, 8.0.6 and 9.0.2 stop at "invalid kernel virtual address").
 # The suite is the one of the fixture's kernel (6.12: trixie), or
 # KTRACE_ARM64_SUITE. Minutes long (the roots once, then the crash session under
-# qemu-user): make check-full only. The machine's packages are not changed;
+# qemu-user: 3 min on an idle machine, 8 under load): make check-full only. The machine's packages are not changed;
 # the binfmt_misc handler stays registered until the machine reboots.
 [ -n "${KTRACE_SANITIZE:-}" ] && { echo "skip - the packages are built with Debian's flags, not the sanitizers; make check-full runs this test"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CASE=${KTRACE_ARM64_CASE:-k6.12-arm64}
+CASE=${KTRACE_ARM64_CASE:-k6.12-arm64-va48}
 
 [ "$(id -u)" = 0 ] || { skip "needs root (debootstrap, chroot, binfmt_misc)"; exit 77; }
 command -v debootstrap >/dev/null || { skip "debootstrap is missing (scripts/install-deps)"; exit 77; }
@@ -119,28 +129,48 @@ else
 fi
 
 # --- Debian's arm64 crash, the packaged extension ---------------------------------------
+# a qemu-user that gets crash through its gdb start (not the handler's 7.2),
+# copied into the root: a static program, run there by name
+qs=${KTRACE_ARM64_QEMU_SUITE:-trixie}
+if ! q=$("$ROOT/scripts/fetch-qemu-user" --suite "$qs" arm64 2>"$err"); then
+	nok "scripts/fetch-qemu-user --suite $qs arm64: $(tail -n 2 "$err" | tr '\n' ' ')"
+	finish
+fi
+cp "$q" "$R/usr/local/bin/qemu-aarch64"
+qv=$("$q" --version | sed -n 's/.*version \([^ ]*\).*/\1/p' | head -n 1)
+# the kernel's own memstart_addr when it runs with fewer address bits than
+# it was built for (arch/arm64/mm/init.c: memstart_addr -=
+# _PAGE_OFFSET(vabits_actual) - _PAGE_OFFSET(52)), undone for crash
+vmci() { head -c 4194304 "$VMCORES/$CASE/vmcore.elf" | LC_ALL=C grep -a -o -m 1 "$1=[0-9a-fx]*" | head -n 1 | cut -d= -f2; }
+machdep=() po=$(vmci 'NUMBER(PHYS_OFFSET)') vb=$(vmci 'NUMBER(VA_BITS)') t1=$(vmci 'NUMBER(TCR_EL1_T1SZ)')
+if [ -n "$po" ] && [ -n "$vb" ] && [ -n "$t1" ] && [ $((64 - t1)) != "$vb" ]; then
+	machdep=(--machdep "phys_offset=$(printf '0x%x' $((po + -(1 << (64 - t1)) - -(1 << vb))))")
+	echo "# $CASE: VA_BITS=$vb, running with $((64 - t1)) (TCR_EL1_T1SZ=$t1), PHYS_OFFSET=$po: crash ${machdep[*]}"
+fi
 {
 	echo "extend ktrace.so"
 	echo "ktrace list > /tmp/list.crash"
 	for inst in $INSTANCES; do echo "ktrace show -i $inst > /tmp/$inst.crash"; done
 	echo "q"
 } >"$R/tmp/crash.cmds"
-# (crash's own start, gdb reading the vmlinux's DWARF, takes 2 to 6 min
-# under qemu-user; a crash that never gets to its prompt is bounded)
+# (the session, mostly gdb reading the vmlinux's DWARF, takes 3 min under
+# qemu-user on an idle machine, 8 on a loaded one; a crash that never gets
+# to its prompt is bounded)
 t0=$(date +%s)
-timeout -k 30 "${KTRACE_ARM64_CRASH_TIMEOUT:-600}" chroot "$R" env -i HOME=/root \
+timeout -k 30 "${KTRACE_ARM64_CRASH_TIMEOUT:-1200}" chroot "$R" env -i HOME=/root \
 	PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
-	crash -s "/dump/${VMLINUX##*/}" /dump/vmcore.elf -i /tmp/crash.cmds </dev/null \
+	/usr/local/bin/qemu-aarch64 /usr/bin/crash -s "${machdep[@]}" "/dump/${VMLINUX##*/}" /dump/vmcore.elf -i /tmp/crash.cmds </dev/null \
 	>"$tmp/crash.out" 2>&1
 rc=$?
 t_crash=$(($(date +%s) - t0))
 cver=$(in_root crash --version 2>/dev/null | sed -n 's/^crash \([0-9].*\)/\1/p' | head -n 1)
 if grep -q '^/usr/lib/crash/extensions/ktrace.so: shared object loaded' "$tmp/crash.out"; then
-	ok "Debian's arm64 crash $cver (qemu-user) loads /usr/lib/crash/extensions/ktrace.so with 'extend ktrace.so' on $CASE ($t_crash s session)"
+	ok "Debian's arm64 crash $cver (qemu-user $qv) loads /usr/lib/crash/extensions/ktrace.so with 'extend ktrace.so' on $CASE ($t_crash s session)"
 elif grep -q '^crash: ' "$tmp/crash.out" || [ $rc = 124 ] || [ $rc = 137 ]; then
 	# crash itself did not open the dump: the extension was never asked
-	# (seen: bookworm's 8.0.2 on k6.12-arm64, "invalid kernel virtual
-	# address"; trixie's 8.0.6 refuses 16 KiB pages with 52-bit addresses)
+	# (seen: bookworm's 8.0.2 and sid's 9.0.2 on k6.12-arm64, "invalid
+	# kernel virtual address"; trixie's 8.0.6 refuses 16 KiB pages with
+	# 52-bit addresses)
 	why=$(grep -m 1 '^crash: ' "$tmp/crash.out" | cut -c1-200)
 	[ -n "$why" ] || why="no prompt after $t_crash s (timeout, exit $rc)"
 	skip "$CASE: Debian's arm64 crash $cver does not open this dump: $why; the extension not loaded"
