@@ -30,6 +30,7 @@ static int make_profile(const struct kx_options *o)
 	po.build_id = o->build_id;
 	po.vmcore = o->vmcore;
 	po.verbose = o->verbose;
+	po.module_debuginfo = o->module_debuginfo;
 	return kx_profile__make(&po);
 }
 

@@ -35,6 +35,7 @@
 #include "../dump.h"
 #include "profile.h"
 #include "profile-private.h"
+#include "modules.h"
 
 /*
  * The keys of the questions asked: each is asked once, and its first
@@ -115,13 +116,16 @@ static int cmp_key(const void *a, const void *b)
 		      ((const struct kx_pentry *)b)->key);
 }
 
-/* Ask @src question (@kind, @a, @b) and keep the answer. */
-static int ask(struct answers *as, char kind, const char *a, const char *b)
+/*
+ * Keep the answer to question (@kind, @a, @b): @ret 0 (present, with
+ * @v1, @v2, @reloc) or an error (absent), unless it was asked before.
+ * 0, or -ENOMEM.
+ */
+static int keep(struct answers *as, char kind, const char *a, const char *b, int ret,
+		uint64_t v1, uint64_t v2, int reloc)
 {
-	struct kx_psource *src = as->src;
 	struct kx_pentry *e;
-	int64_t v;
-	int reloc = 0, ret;
+	int err;
 
 	if (as->n == as->cap) {
 		size_t nc = as->cap ? 2 * as->cap : 4096;
@@ -134,40 +138,59 @@ static int ask(struct answers *as, char kind, const char *a, const char *b)
 	}
 	e = &as->e[as->n];
 	memset(e, 0, sizeof(*e));
-	ret = kx_pentry_key(e, kind, a, kind == 'm' ? b : NULL);
-	if (ret)
-		return ret;
-	ret = key_set_has(&as->asked, e->key);
-	if (ret) {
+	err = kx_pentry_key(e, kind, a, kind == 'm' ? b : NULL);
+	if (err)
+		return err;
+	err = key_set_has(&as->asked, e->key);
+	if (!err)
+		err = key_set_add(&as->asked, e->key);
+	if (err) {
 		free(e->key);
-		return ret < 0 ? ret : 0;
+		return err < 0 ? err : 0;
 	}
+	/* any error (-ENOENT, -EINVAL through a non-aggregate) is absent */
+	e->present = !ret;
+	e->v1 = ret ? 0 : v1;
+	e->v2 = ret ? 0 : v2;
+	e->reloc = !ret && reloc;
+	as->n++;
+	return 0;
+}
+
+/* Ask @src question (@kind, @a, @b) and keep the answer. */
+static int ask(struct answers *as, char kind, const char *a, const char *b)
+{
+	struct kx_psource *src = as->src;
+	uint64_t v1 = 0, v2 = 0;
+	int64_t v = 0;
+	struct kx_pentry key;
+	int reloc = 0, ret;
+
+	/* asked before: the source is not asked again (6.1's enumerators) */
+	if (kx_pentry_key(&key, kind, a, kind == 'm' ? b : NULL))
+		return -ENOMEM;
+	ret = key_set_has(&as->asked, key.key);
+	free(key.key);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	switch (kind) {
 	case 's':
-		ret = src->symbol(src->priv, a, &e->v1, &reloc);
-		e->reloc = !!reloc;
+		ret = src->symbol(src->priv, a, &v1, &reloc);
 		break;
 	case 'm':
-		ret = src->member(src->priv, a, b, &e->v1, &e->v2);
+		ret = src->member(src->priv, a, b, &v1, &v2);
 		break;
 	case 'z':
-		ret = src->type_size(src->priv, a, &e->v1);
+		ret = src->type_size(src->priv, a, &v1);
 		break;
 	default:
 		ret = src->enumerator(src->priv, a, &v);
-		e->v1 = (uint64_t)v;
+		v1 = (uint64_t)v;
 		break;
 	}
-	/* but -ENOMEM, any error (-ENOENT, -EINVAL through a non-aggregate) is absent */
-	e->present = !ret;
-	if (ret != -ENOMEM)
-		ret = key_set_add(&as->asked, e->key);
-	if (ret) {
-		free(e->key);
+	if (ret == -ENOMEM)
 		return ret;
-	}
-	as->n++;
-	return 0;
+	return keep(as, kind, a, b, ret, v1, v2, reloc);
 }
 
 static int has_lower(const char *s)
@@ -189,6 +212,7 @@ static int ask_enum(void *arg, const char *name)
 
 /* --- lib/'s own questions, asked of the source ------------------------- */
 
+/* the source as a target (member() and type_size() are what the modules wrap) */
 static int src_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 {
 	return -EIO;	/* no dump: what a probe would read is not there */
@@ -196,67 +220,132 @@ static int src_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 
 static int src_symbol(void *priv, const char *name, uint64_t *addr)
 {
-	struct answers *as = priv;
+	struct kx_psource *src = priv;
 	int reloc;
 
-	if (ask(as, 's', name, NULL))
-		as->err = -ENOMEM;
-	return as->src->symbol(as->src->priv, name, addr, &reloc);
+	return src->symbol(src->priv, name, addr, &reloc);
 }
 
 static int src_member(void *priv, const char *type, const char *member,
 		      uint64_t *offset, uint64_t *size)
 {
-	struct answers *as = priv;
+	struct kx_psource *src = priv;
 	uint64_t sz;
 
-	if (ask(as, 'm', type, member))
-		as->err = -ENOMEM;
-	return as->src->member(as->src->priv, type, member, offset, size ? size : &sz);
+	return src->member(src->priv, type, member, offset, size ? size : &sz);
 }
 
 static int src_type_size(void *priv, const char *type, uint64_t *size)
 {
-	struct answers *as = priv;
+	struct kx_psource *src = priv;
 
-	if (ask(as, 'z', type, NULL))
-		as->err = -ENOMEM;
-	return as->src->type_size(as->src->priv, type, size);
+	return src->type_size(src->priv, type, size);
 }
 
-static int src_enumerator(void *priv, const char *name, int64_t *value)
-{
-	struct answers *as = priv;
+/*
+ * What lib/ is given: the source's target, wrapped by the modules' types
+ * when there are some, and every question kept with its answer.
+ */
+struct lib_rec {
+	struct answers *as;
+	struct kt_target inner;
+};
 
-	if (ask(as, 'e', name, NULL))
-		as->err = -ENOMEM;
-	return as->src->enumerator(as->src->priv, name, value);
+static int lib_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
+{
+	return -EIO;
+}
+
+static int lib_symbol(void *priv, const char *name, uint64_t *addr)
+{
+	struct lib_rec *r = priv;
+
+	if (ask(r->as, 's', name, NULL))
+		r->as->err = -ENOMEM;
+	return r->inner.symbol(r->inner.priv, name, addr);
+}
+
+static int lib_member(void *priv, const char *type, const char *member,
+		      uint64_t *offset, uint64_t *size)
+{
+	struct lib_rec *r = priv;
+	uint64_t off = 0, sz = 0;
+	int ret = r->inner.member(r->inner.priv, type, member, &off, &sz);
+
+	if (ret != -ENOMEM && keep(r->as, 'm', type, member, ret, off, sz, 0))
+		r->as->err = -ENOMEM;
+	*offset = off;
+	if (size)
+		*size = sz;
+	return ret;
+}
+
+static int lib_type_size(void *priv, const char *type, uint64_t *size)
+{
+	struct lib_rec *r = priv;
+	uint64_t sz = 0;
+	int ret = r->inner.type_size(r->inner.priv, type, &sz);
+
+	if (ret != -ENOMEM && keep(r->as, 'z', type, NULL, ret, sz, 0, 0))
+		r->as->err = -ENOMEM;
+	*size = sz;
+	return ret;
+}
+
+static int lib_enumerator(void *priv, const char *name, int64_t *value)
+{
+	struct lib_rec *r = priv;
+	struct kx_psource *src = r->as->src;
+
+	if (ask(r->as, 'e', name, NULL))
+		r->as->err = -ENOMEM;
+	return src->enumerator(src->priv, name, value);
 }
 
 int kt_session__ask_layouts(const struct kt_target *target);
 
 /*
  * Let lib/ ask what it asks (lib/questions.c), through a target that
- * answers from the source and keeps every question with its answer; the
- * answers steer the probes as the profile's will at capture time.
+ * answers from the source (and, with @moddir, from the DWARF of the
+ * out-of-tree modules there: the ktrace recorder's, lttng-modules')
+ * and keeps every question with its answer; the answers steer the
+ * probes as the profile's will at capture time.
  */
-static int ask_lib(struct answers *as)
+static int ask_lib(struct answers *as, const char *moddir, int verbose)
 {
+	struct lib_rec r = { .as = as };
 	struct kt_target t = { .sz = sizeof(t) };
+	struct kx_modtypes *mt = NULL;
 	int ret;
 
-	t.priv = as;
-	t.read = src_read;
-	t.symbol = src_symbol;
-	t.member = src_member;
-	t.type_size = src_type_size;
-	t.enumerator = src_enumerator;
+	r.inner.sz = sizeof(r.inner);
+	r.inner.priv = as->src;
+	r.inner.read = src_read;
+	r.inner.symbol = src_symbol;
+	r.inner.member = src_member;
+	r.inner.type_size = src_type_size;
+	if (moddir) {
+		ret = kx_modtypes__open(moddir, verbose ? stderr : NULL, &mt);
+		if (ret || !mt) {
+			fprintf(stderr, "ktrace-extract: --module-debuginfo %s: %s\n", moddir,
+				ret ? strerror(-ret) : "no .ko with DWARF there");
+			return ret ? ret : -ENOENT;
+		}
+		kx_modtypes__wrap(mt, &r.inner);
+	}
+	t.priv = &r;
+	t.read = lib_read;
+	t.symbol = lib_symbol;
+	t.member = lib_member;
+	t.type_size = lib_type_size;
+	t.enumerator = lib_enumerator;
 	ret = kt_session__ask_layouts(&t);
 	if (!ret)
 		ret = as->err;
 	/* profile.c's kx_profile__check(): the dump's init_uts_ns against VMCOREINFO */
 	if (!ret)
 		ret = ask(as, 's', "init_uts_ns", NULL);
+	kx_modtypes__close(mt);
 	return ret;
 }
 
@@ -480,7 +569,9 @@ static int write_profile(const struct kx_profile_make_opts *o,
 		put(&out, "build-id\t%s\n", src->build_id);
 	if (src->arch[0])
 		put(&out, "arch\t%s\n", src->arch);
-	put(&out, "source\t%s%s%s\n", src->source, o->vmcore ? ", recorded on " : "",
+	put(&out, "source\t%s%s%s%s%s\n", src->source,
+	    o->module_debuginfo ? ", modules' types from " : "",
+	    o->module_debuginfo ? o->module_debuginfo : "", o->vmcore ? ", recorded on " : "",
 	    o->vmcore ? o->vmcore : "");
 	put(&out, "created\t%04d-%02d-%02dT%02d:%02d:%02dZ\n", tm.tm_year + 1900,
 	    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
@@ -534,7 +625,7 @@ int kx_profile__make(const struct kx_profile_make_opts *o)
 			msg[0] ? msg : strerror(-ret));
 		return ret == -ENOMEM ? KT_EXIT_FAILURE : KT_EXIT_DEBUGINFO;
 	}
-	ret = ask_lib(&as);
+	ret = ask_lib(&as, o->module_debuginfo, o->verbose);
 	if (ret)
 		goto out;
 	nenum = as.n;
