@@ -319,7 +319,9 @@ fi
 # as with DWARF, byte for byte and with the same status, and no question
 # the profile cannot answer. The recorders' types in out-of-tree modules
 # (krec, the relay flight recorder, lttng-modules) come from their .ko
-# (--module-debuginfo) in both runs: the profile answers them absent
+# (--module-debuginfo) in both runs, the profile answering them absent;
+# and a profile made with --module-debuginfo gives the same with no .ko
+# at all, as in a capture kernel.
 rec_cases=
 for r in krec flight blktrace; do
 	rec_cases="$rec_cases $(ring_cases $r | head -n 1)"
@@ -340,38 +342,60 @@ for c in $rec_cases; do
 	[ -n "${MODULES:-}" ] && mods=(--module-debuginfo "$MODULES")
 	run rmk --make-profile "$tmp/rec.profile" -x "$VMLINUX"
 	[ $rc = 0 ] || { nok "$c: --make-profile: status $rc: $(head -n 1 "$tmp/rmk.err")"; continue; }
-	for what in text relay blktrace lttng ticket; do
-		for kind in dwarf profile; do
-			src_args=(-x "$VMLINUX")
-			[ $kind = profile ] && src_args=(--profile "$tmp/rec.profile")
+	kinds="dwarf profile"
+	if [ ${#mods[@]} != 0 ]; then
+		run rmkm --make-profile "$tmp/recm.profile" -x "$VMLINUX" "${mods[@]}"
+		if [ $rc = 0 ]; then
+			kinds="$kinds modprofile"
+		else
+			nok "$c: --make-profile --module-debuginfo: status $rc: $(head -n 1 "$tmp/rmkm.err")"
+		fi
+	fi
+	whats="text relay blktrace lttng ticket"
+	[ "$c" = "$(ring_cases krec | head -n 1)" ] && whats="$whats krec"
+	for what in $whats; do
+		for kind in $kinds; do
+			case $kind in
+			dwarf) src_args=(-x "$VMLINUX" "${mods[@]}") ;;
+			profile) src_args=(--profile "$tmp/rec.profile" "${mods[@]}") ;;
+			modprofile) src_args=(--profile "$tmp/recm.profile") ;;
+			esac
 			rm -rf "$tmp/rec.d"
-			w=()
-			[ $what = text ] || w=(--$what "$tmp/rec.d")
-			run rec-$kind "${src_args[@]}" "${mods[@]}" "${w[@]}" "$core"
+			case $what in
+			text) w=() ;;
+			krec) w=(-i krec) ;;
+			*) w=(--$what "$tmp/rec.d") ;;
+			esac
+			run rec-$kind "${src_args[@]}" "${w[@]}" "$core"
 			eval "rc_$kind=\$rc"
 			rm -rf "$tmp/rec-$kind.d"
 			[ -d "$tmp/rec.d" ] && mv "$tmp/rec.d" "$tmp/rec-$kind.d"
 		done
-		# the ticket's own profile, and the line saying where types came
-		# from, differ by construction (tests/t-ticket.sh checks them)
-		differs=
-		cmp -s "$tmp/rec-dwarf.out" "$tmp/rec-profile.out" || differs="stdout"
-		if [ -d "$tmp/rec-dwarf.d" ] || [ -d "$tmp/rec-profile.d" ]; then
-			diff -r -x '*.profile' -x manifest.sha256 -x summary.txt \
-				"$tmp/rec-dwarf.d" "$tmp/rec-profile.d" >/dev/null 2>&1 || differs="$differs files"
-			[ $what != ticket ] || cmp -s \
-				<(grep -v '^types and symbols from' "$tmp/rec-dwarf.d/summary.txt") \
-				<(grep -v '^types and symbols from' "$tmp/rec-profile.d/summary.txt") ||
-				differs="$differs summary.txt"
-		fi
-		nfiles=$(find "$tmp/rec-profile.d" -type f 2>/dev/null | wc -l)
-		if [ "$rc_dwarf" != "$rc_profile" ] || [ -n "$differs" ]; then
-			nok "$c --$what: with the profile status $rc_profile and $differs, with DWARF status $rc_dwarf: $(grep -v 'pages read\|events overwritten' "$tmp/rec-profile.err" | head -n 2 | tr '\n' ' ')"
-		elif grep -q 'has no answer' "$tmp/rec-profile.err"; then
-			nok "$c --$what: the profile lacks answers: $(grep -c 'has no answer' "$tmp/rec-profile.err"), the first $(grep -m1 -o 'has no answer for .*(' "$tmp/rec-profile.err")"
-		else
-			ok "$c --$what: with a profile as with DWARF (status $rc_profile, $nfiles files, $(wc -l <"$tmp/rec-profile.out") lines)"
-		fi
+		for kind in $kinds; do
+			[ $kind != dwarf ] || continue
+			# the ticket's own profile, and the line saying where types
+			# came from, differ by construction (t-ticket checks them)
+			differs=
+			cmp -s "$tmp/rec-dwarf.out" "$tmp/rec-$kind.out" || differs="stdout"
+			if [ -d "$tmp/rec-dwarf.d" ] || [ -d "$tmp/rec-$kind.d" ]; then
+				diff -r -x '*.profile' -x manifest.sha256 -x summary.txt \
+					"$tmp/rec-dwarf.d" "$tmp/rec-$kind.d" >/dev/null 2>&1 ||
+					differs="$differs files"
+				[ $what != ticket ] || cmp -s \
+					<(grep -v '^types and symbols from' "$tmp/rec-dwarf.d/summary.txt") \
+					<(grep -v '^types and symbols from' "$tmp/rec-$kind.d/summary.txt") ||
+					differs="$differs summary.txt"
+			fi
+			eval "rck=\$rc_$kind"
+			nfiles=$(find "$tmp/rec-$kind.d" -type f 2>/dev/null | wc -l)
+			if [ "$rc_dwarf" != "$rck" ] || [ -n "$differs" ]; then
+				nok "$c $what ($kind): status $rck, differs: ${differs:-no}; with DWARF status $rc_dwarf: $(grep -v 'pages read\|events overwritten' "$tmp/rec-$kind.err" | head -n 2 | tr '\n' ' ')"
+			elif grep -q 'has no answer' "$tmp/rec-$kind.err"; then
+				nok "$c $what ($kind): the profile lacks $(grep -c 'has no answer' "$tmp/rec-$kind.err") answers, the first $(grep -m1 -o 'has no answer for [^(]*' "$tmp/rec-$kind.err")"
+			else
+				ok "$c $what ($kind): as with DWARF (status $rck, $nfiles files, $(wc -l <"$tmp/rec-$kind.out") lines)"
+			fi
+		done
 	done
 done
 finish
