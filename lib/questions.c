@@ -132,7 +132,7 @@ int kt_session__ask_layouts(const struct kt_target *target)
 	kt_lttng__layout(s, &ll);
 	for (i = 0; i < sizeof(later) / sizeof(later[0]); i++)
 		ask_later(s, &later[i]);
-	kt_ident__free(s);
-	free(s);
+	/* what the probes left: the read cache of kt_read(), VMCOREINFO's text */
+	kt_session__free(s);
 	return 0;
 }
