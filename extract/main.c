@@ -226,6 +226,7 @@ open:
 			src.system_map = o.system_map;
 		} else {
 			src.vmlinux = kx_dump__vmlinux(d);
+			src.module_debuginfo = mt ? o.module_debuginfo : NULL;
 		}
 		ret = kx_ticket(&o, s, &src);
 	} else if (!ret) {
