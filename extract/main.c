@@ -30,6 +30,7 @@ static int make_profile(const struct kx_options *o)
 	po.build_id = o->build_id;
 	po.vmcore = o->vmcore;
 	po.verbose = o->verbose;
+	po.module_debuginfo = o->module_debuginfo;
 	return kx_profile__make(&po);
 }
 
@@ -225,6 +226,7 @@ open:
 			src.system_map = o.system_map;
 		} else {
 			src.vmlinux = kx_dump__vmlinux(d);
+			src.module_debuginfo = mt ? o.module_debuginfo : NULL;
 		}
 		ret = kx_ticket(&o, s, &src);
 	} else if (!ret) {

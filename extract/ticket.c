@@ -132,6 +132,8 @@ static int add_profile(void *priv, const char *dir)
 		/* the questions libktrace asks by name, answered from the DWARF */
 		po.output = path;
 		po.vmlinux = src->vmlinux;
+		/* the out-of-tree recorders' types this run read, as the run did */
+		po.module_debuginfo = src->module_debuginfo;
 		if (kx_profile__make(&po)) {
 			fprintf(stderr, "ktrace-extract: the ticket has no layout profile: "
 					"making one from %s failed\n", src->vmlinux);

@@ -9,6 +9,8 @@
 struct kx_ticket_src {
 	const char *profile;	/* the profile file used, or NULL */
 	const char *vmlinux;	/* the vmlinux used, or NULL */
+	/* --module-debuginfo, when its types were read: they go in the profile */
+	const char *module_debuginfo;
 	const char *release;	/* the dump's release, names the profile */
 	/* the dump alone: its BTF and kallsyms make the profile */
 	struct kx_indump *indump;

@@ -573,6 +573,14 @@ void kt_seen__free(struct kt_seen *set);
 
 /* layout.c */
 int kt_layout__probe(struct kt_session *s);
+/* session.c: the TRACE_FLAG_* values and the columns they decide */
+void kt_session__probe_flags(struct kt_session *s);
+/*
+ * questions.c: ask @target every question of types and symbols lib/ may
+ * ask, with no dump behind it (reads fail); the target keeps the answers.
+ * extract/'s profile maker records them. 0 or -ENOMEM/-EINVAL.
+ */
+int kt_session__ask_layouts(const struct kt_target *target);
 /* @type's @member through the target: 0 and .present, or -errno and absent */
 int kt_member__probe(struct kt_session *s, const char *type, const char *member,
 		     struct kt_member *m);

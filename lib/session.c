@@ -22,7 +22,7 @@ static int probe_enum(struct kt_session *s, const char *name, int dflt)
  * TRACE_FLAG_* (kernel/trace/trace.h) are enumerators; a flag that does
  * not exist in this kernel is 0 and never matches.
  */
-static void probe_flags(struct kt_session *s)
+void kt_session__probe_flags(struct kt_session *s)
 {
 	struct kt_member m;
 	uint64_t off, size, addr;
@@ -171,7 +171,7 @@ struct kt_session *kt_session__open(const struct kt_target *target,
 	}
 	if (err)
 		goto fail;
-	probe_flags(s);
+	kt_session__probe_flags(s);
 	kt_panic__load(s);
 	for (i = 0; i < s->nr_buffers; i++)
 		s->buffers[i]->open_loss = s->buffers[i]->loss;

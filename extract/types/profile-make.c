@@ -5,10 +5,13 @@
  * A profile is made at install time, when there is no dump to run the
  * core against, so it holds the answers to the questions the core can
  * ask, enumerated:
- *  - the members, symbols and enumerators libktrace asks by name (the
- *    list below, kept beside lib/: layout.c's table and the extra
- *    questions in events.c, trace_printk.c, render.c, session.c, text.c,
- *    buffers.c, kallsyms.c, cmdlines.c), absent ones recorded as absent;
+ *  - what lib/ asks of types and symbols, asked by lib/ itself
+ *    (kt_session__ask_layouts(), lib/questions.c: every recorder's layout
+ *    probes run against a target that answers from the DWARF or BTF and
+ *    keeps each question, and the questions lib/ asks while walking
+ *    memory), absent ones recorded as absent: a probe added to lib/ is in
+ *    the next profile made, with no list here to keep beside it;
+ *  - init_uts_ns, which kx_profile__check() reads to match the dump;
  *  - every enumerator of the kernel whose name has no lower-case letter:
  *    print formats name enumerators the core resolves (fmt.c), and which
  *    ones depends on the events built into that kernel;
@@ -16,8 +19,8 @@
  *    VMLINUX VMCORE), whatever a complete extraction asked as well
  *    (text of every buffer, trace.dat and every event format).
  * tests/t-profile.sh checks that an extraction through a profile asks
- * nothing it lacks, so a question added to lib/ without adding it here
- * fails the tests instead of a capture.
+ * nothing it lacks, on every recorder's fixtures, and that every
+ * question lib/ writes as a literal has its line in a profile.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,205 +35,7 @@
 #include "../dump.h"
 #include "profile.h"
 #include "profile-private.h"
-
-struct question {
-	char kind;		/* 's', 'm', 'z', 'e' */
-	const char *a, *b;
-};
-
-#define RB_OLD "struct ring_buffer"		/* before 5.6 */
-#define RB_NEW "struct trace_buffer"
-#define CPU "struct ring_buffer_per_cpu"
-#define BP "struct buffer_page"
-#define DP "struct buffer_data_page"
-#define TR "struct trace_array"
-#define CALL "struct trace_event_call"
-#define CLASS "struct trace_event_class"
-#define FIELD "struct ftrace_event_field"
-#define SC "struct saved_cmdlines_buffer"
-#define TE "struct trace_entry"
-
-static const struct question questions[] = {
-	/* lib/layout.c: the ring buffer under both of its names */
-	{ 'm', RB_OLD, "cpus" }, { 'm', RB_OLD, "buffers" },
-	{ 'm', RB_OLD, "clock" }, { 'm', RB_OLD, "subbuf_size" },
-	{ 'm', RB_OLD, "subbuf_order" }, { 'm', RB_OLD, "time_stamp_abs" },
-	{ 'm', RB_NEW, "cpus" }, { 'm', RB_NEW, "buffers" },
-	{ 'm', RB_NEW, "clock" }, { 'm', RB_NEW, "subbuf_size" },
-	{ 'm', RB_NEW, "subbuf_order" }, { 'm', RB_NEW, "time_stamp_abs" },
-	{ 'm', RB_NEW, "buffer" },	/* 5.x trace_buffer was array_buffer */
-	{ 'm', TR, "array_buffer" }, { 'm', TR, "trace_buffer" },
-	{ 'm', "struct array_buffer", "buffer" },
-	{ 'm', CPU, "cpu" }, { 'm', CPU, "nr_pages" }, { 'm', CPU, "pages" },
-	{ 'm', CPU, "head_page" }, { 'm', CPU, "tail_page" },
-	{ 'm', CPU, "commit_page" }, { 'm', CPU, "reader_page" },
-	{ 'm', CPU, "entries" }, { 'm', CPU, "overrun" },
-	{ 'm', CPU, "commit_overrun" }, { 'm', CPU, "dropped_events" },
-	{ 'm', CPU, "read" }, { 'm', CPU, "entries_bytes" },
-	{ 'm', CPU, "lost_events" },
-	{ 'm', CPU, "buffer" },		/* buffers.c: kt_ring__check() (--ring) */
-	{ 'm', BP, "list" }, { 'm', BP, "write" }, { 'm', BP, "read" },
-	{ 'm', BP, "entries" }, { 'm', BP, "real_end" }, { 'm', BP, "page" },
-	{ 'm', DP, "time_stamp" }, { 'm', DP, "commit" }, { 'm', DP, "data" },
-	{ 'm', "struct list_head", "next" }, { 'm', "struct list_head", "prev" },
-	{ 'm', TR, "name" }, { 'm', TR, "list" }, { 'm', TR, "clock_id" },
-	{ 'm', CALL, "list" }, { 'm', CALL, "class" }, { 'm', CALL, "name" },
-	{ 'm', CALL, "tp" }, { 'm', CALL, "event.type" },
-	{ 'm', CALL, "print_fmt" }, { 'm', CALL, "flags" }, { 'm', CALL, "data" },
-	{ 'm', CLASS, "system" }, { 'm', CLASS, "fields" },
-	{ 'm', CLASS, "get_fields" }, { 'm', CLASS, "probe" },
-	{ 'm', FIELD, "link" }, { 'm', FIELD, "name" }, { 'm', FIELD, "type" },
-	{ 'm', FIELD, "offset" }, { 'm', FIELD, "size" },
-	{ 'm', FIELD, "is_signed" }, { 'm', FIELD, "len" },
-	{ 'm', "struct tracepoint", "name" },
-	{ 'm', SC, "map_pid_to_cmdline" }, { 'm', SC, "map_cmdline_to_pid" },
-	{ 'm', SC, "cmdline_num" }, { 'm', SC, "saved_cmdlines" },
-	{ 'm', TE, "type" }, { 'm', TE, "flags" }, { 'm', TE, "preempt_count" },
-	{ 'm', TE, "pid" }, { 'm', TE, "preempt_lazy_count" },
-	/* lib/ftrace/events.c, trace_printk.c, render.c, session.c, text.c */
-	{ 'm', "struct syscall_metadata", "enter_fields" },
-	{ 'm', "struct syscall_metadata", "name" }, { 'm', "struct syscall_metadata", "syscall_nr" },
-	{ 'm', "struct syscall_metadata", "nb_args" }, { 'm', "struct syscall_metadata", "types" },
-	{ 'm', "struct syscall_metadata", "args" }, { 'm', "struct syscall_metadata", "user_mask" },
-	{ 'm', "struct trace_bprintk_fmt", "fmt" },
-	{ 'm', TR, "trace_flags" }, { 'm', TR, "current_trace" },
-	{ 'm', "struct tracer", "name" },
-	/* lib/ftrace/buffers.c: snapshot buffers */
-	{ 'm', TR, "max_buffer" }, { 'm', TR, "snapshot_buffer" }, { 'm', TR, "allocated_snapshot" },
-	{ 'm', TR, "text_delta" },	/* lib/ftrace/fgraph.c */
-	/* lib/ftrace/probe.c: dynamic events' printers, an eprobe's event, kretprobed() */
-	{ 'm', CALL, "event.funcs" },
-	{ 'm', "struct trace_probe_event", "call" }, { 'm', "struct trace_probe_event", "probes" },
-	{ 'm', "struct trace_probe", "list" }, { 'm', "struct trace_eprobe", "tp" },
-	{ 'm', "struct trace_eprobe", "event_system" }, { 'm', "struct trace_eprobe", "event_name" },
-	{ 's', "kprobe_funcs", NULL }, { 's', "kretprobe_funcs", NULL },
-	{ 's', "enter_syscall_print_funcs", NULL }, { 's', "exit_syscall_print_funcs", NULL },
-	{ 's', "uprobe_funcs", NULL }, { 's', "eprobe_funcs", NULL },
-	{ 's', "fentry_funcs", NULL }, { 's', "fexit_funcs", NULL },
-	{ 's', "synth_event_funcs", NULL }, { 's', "__kretprobe_trampoline", NULL },
-	{ 's', "arch_rethook_trampoline", NULL }, { 's', "kretprobe_trampoline", NULL },
-	{ 'm', TR, "data_delta" }, { 'm', TR, "range_addr_start" },	/* lib/ftrace/bootmap.c */
-	{ 'm', TR, "scratch" }, { 'm', TR, "flags" },
-	{ 'm', "struct trace_scratch", "clock" }, { 'm', "struct trace_scratch", "text_addr" },
-	{ 'm', "struct trace_scratch", "kaslr_addr" }, { 'm', "struct trace_scratch", "nr_entries" },
-	{ 'm', "struct trace_scratch", "entries" }, { 'm', "struct trace_mod_entry", "mod_addr" },
-	{ 'm', "struct trace_mod_entry", "mod_name" }, { 'z', "struct trace_mod_entry", NULL },
-	/* lib/ftrace/fgraph.c: the function graph's options and irq entry text */
-	{ 'm', "struct tracer", "flags" }, { 'm', "struct tracer_flags", "val" },
-	{ 'm', TR, "current_trace_flags" },
-	{ 's', "__irqentry_text_start", NULL }, { 's', "__irqentry_text_end", NULL },
-	/* lib/ftrace/blk.c: the blk tracer's TRACE_BLK id and its options */
-	{ 'm', "struct trace_event", "type" },
-	{ 's', "trace_blk_event", NULL }, { 's', "blk_tracer_flags", NULL },
-	{ 'm', "struct task_struct", "migration_disabled" },
-	/* PREEMPT_RT (session.c) and the osnoise tracer's header (options.c) */
-	{ 's', "rt_spin_lock", NULL }, { 's', "osnoise_data", NULL },
-	{ 'm', "struct osnoise_data", "tainted" },
-	/* the latency tracers' header (latency.c) */
-	{ 's', "__per_cpu_offset", NULL }, { 's', "preempt_dynamic_mode", NULL },
-	{ 's', "preempt_model_str", NULL }, { 's', "preempt_modes", NULL },	/* 6.15+ */
-	{ 'm', "struct array_buffer", "data" }, { 'm', "struct array_buffer", "time_start" },
-	{ 'm', "struct array_buffer", "cpu" },
-	{ 'm', "struct trace_array_cpu", "saved_latency" },
-	{ 'm', "struct trace_array_cpu", "critical_start" },
-	{ 'm', "struct trace_array_cpu", "critical_end" },
-	{ 'm', "struct trace_array_cpu", "comm" }, { 'm', "struct trace_array_cpu", "pid" },
-	{ 'm', "struct trace_array_cpu", "uid" }, { 'm', "struct trace_array_cpu", "nice" },
-	{ 'm', "struct trace_array_cpu", "policy" },
-	{ 'm', "struct trace_array_cpu", "rt_priority" },
-	/* the bound of a line of the trace file (lib/ftrace/evalguard.c) */
-	{ 'm', "struct trace_seq", "buffer" },
-	/* lib/modsyms.c: symbols of loaded modules */
-	{ 'm', "struct module", "list" }, { 'm', "struct module", "kallsyms" },
-	{ 'm', "struct module", "name" },
-	{ 'm', "struct mod_kallsyms", "symtab" }, { 'm', "struct mod_kallsyms", "num_symtab" },
-	{ 'm', "struct mod_kallsyms", "strtab" },
-	/* lib/printk/: the kernel log (5.10+ printk ring buffer) */
-	{ 'm', "struct printk_ringbuffer", "desc_ring" },
-	{ 'm', "struct printk_ringbuffer", "text_data_ring" },
-	{ 'm', "struct printk_ringbuffer", "fail" },
-	{ 'm', "struct prb_desc_ring", "count_bits" }, { 'm', "struct prb_desc_ring", "descs" },
-	{ 'm', "struct prb_desc_ring", "infos" }, { 'm', "struct prb_desc_ring", "head_id" },
-	{ 'm', "struct prb_desc_ring", "tail_id" },
-	{ 'm', "struct prb_data_ring", "size_bits" }, { 'm', "struct prb_data_ring", "data" },
-	{ 'm', "struct prb_data_ring", "head_lpos" }, { 'm', "struct prb_data_ring", "tail_lpos" },
-	{ 'm', "struct prb_desc", "state_var" }, { 'm', "struct prb_desc", "text_blk_lpos.begin" },
-	{ 'm', "struct prb_desc", "text_blk_lpos.next" },
-	{ 'm', "struct printk_info", "seq" }, { 'm', "struct printk_info", "ts_nsec" },
-	{ 'm', "struct printk_info", "text_len" }, { 'm', "struct printk_info", "facility" },
-	{ 'm', "struct printk_info", "flags" }, { 'm', "struct printk_info", "level" },
-	{ 'm', "struct printk_info", "caller_id" },
-	{ 'm', "struct printk_info", "dev_info.subsystem" },
-	{ 'm', "struct printk_info", "dev_info.device" },
-	{ 'z', "struct prb_desc", NULL }, { 'z', "struct printk_info", NULL },
-	{ 's', "prb", NULL },
-	/* lib/krec/find.c: the ktrace recorder's types, absent from vmlinux
-	 * (they come from the module's .ko, --module-debuginfo) */
-	{ 'm', "struct krec_entry", "hlist" }, { 'm', "struct krec_entry", "name" },
-	{ 'm', "struct krec_entry", "format" }, { 'm', "struct krec_entry", "id" },
-	{ 'm', "struct krec_entry", "size" }, { 'm', "struct krec_entry", "nr_str" },
-	{ 'm', "struct krec_entry", "str_off" }, { 'm', "struct krec_entry", "enabled" },
-	{ 'm', "struct krec_entry", "owner" }, { 'm', "struct hlist_node", "next" },
-	{ 'm', "struct krec_record", "id" }, { 'm', "struct krec_record", "size" },
-	{ 'm', "struct krec_record", "pid" }, { 'm', "struct krec_record", "args" },
-	/* lib/relay/: relay channels (kernel/relay.c) and blktrace's */
-	{ 'm', "struct rchan", "subbuf_size" }, { 'm', "struct rchan", "n_subbufs" },
-	{ 'm', "struct rchan", "cb" }, { 'm', "struct rchan", "private_data" },
-	{ 'm', "struct rchan", "buf" }, { 'm', "struct rchan", "is_global" },
-	{ 'm', "struct rchan", "list" }, { 'm', "struct rchan", "base_filename" },
-	{ 'm', "struct rchan", "parent" },
-	{ 'm', "struct rchan_buf", "start" }, { 'm', "struct rchan_buf", "offset" },
-	{ 'm', "struct rchan_buf", "subbufs_produced" },
-	{ 'm', "struct rchan_buf", "subbufs_consumed" },
-	{ 'm', "struct rchan_buf", "padding" }, { 'm', "struct rchan_buf", "bytes_consumed" },
-	{ 'm', "struct rchan_buf", "dentry" }, { 'm', "struct rchan_buf", "cpu" },
-	/* lib/relay/find.c: what relay dropped (6.17+; blktrace's dropped) */
-	{ 'm', "struct rchan_buf", "stats.full_count" },
-	{ 'm', "struct rchan_buf", "stats.big_count" },
-	{ 'm', "struct dentry", "d_name.name" },
-	{ 'm', "struct blk_trace", "rchan" }, { 'm', "struct blk_trace", "dev" },
-	{ 'm', "struct blk_trace", "dropped" }, { 'm', "struct blk_trace", "trace_state" },
-	{ 's', "relay_channels", NULL }, { 's', "blk_relay_callbacks", NULL },
-	{ 's', "__per_cpu_offset", NULL },
-	/* sizes of the types above (not asked today; cheap to have) */
-	{ 'z', RB_OLD, NULL }, { 'z', RB_NEW, NULL }, { 'z', CPU, NULL }, { 'z', BP, NULL }, { 'z', DP, NULL },
-	{ 'z', TR, NULL }, { 'z', "struct array_buffer", NULL }, { 'z', CALL, NULL },
-	{ 'z', CLASS, NULL }, { 'z', FIELD, NULL }, { 'z', SC, NULL }, { 'z', TE, NULL },
-	{ 'z', "struct list_head", NULL }, { 'z', "struct tracer", NULL },
-	/* symbols: buffers.c, cmdlines.c, events.c, kallsyms.c, trace_printk.c,
-	 * render.c, session.c; init_uts_ns for checking the dump */
-	{ 's', "global_trace", NULL }, { 's', "nr_cpu_ids", NULL },
-	{ 's', "ftrace_trace_arrays", NULL }, { 's', "savedcmd", NULL },
-	{ 's', "ftrace_events", NULL }, { 's', "ftrace_common_fields", NULL },
-	{ 's', "kallsyms_names", NULL }, { 's', "kallsyms_token_table", NULL },
-	{ 's', "kallsyms_token_index", NULL }, { 's', "kallsyms_addresses", NULL },
-	{ 's', "kallsyms_offsets", NULL }, { 's', "kallsyms_relative_base", NULL },
-	{ 's', "kallsyms_num_syms", NULL }, { 's', "kallsyms_markers", NULL },
-	{ 's', "kallsyms_seqs_of_names", NULL }, { 's', "_stext", NULL }, { 's', "_text", NULL },
-	{ 's', "__start___trace_bprintk_fmt", NULL },
-	{ 's', "__stop___trace_bprintk_fmt", NULL },
-	{ 's', "__start___tracepoint_str", NULL }, { 's', "__stop___tracepoint_str", NULL },
-	{ 's', "trace_bprintk_fmt_list", NULL }, { 's', "tracing_gen_ctx_irq_test", NULL },
-	{ 's', "no_hash_pointers", NULL }, { 's', "ptr_key", NULL },
-	{ 's', "init_uts_ns", NULL }, { 's', "modules", NULL },
-	/* blk.c: 6.19's blk_io_trace2, told by blk_trace.version */
-	{ 'm', "struct blk_trace", "version" },
-	/* btf.c: the kernel's BTF, for function arguments (func-args, 6.15+) */
-	{ 's', "__start_BTF", NULL }, { 's', "__stop_BTF", NULL },
-	/* panic.c */
-	{ 's', "panic_cpu", NULL }, { 's', "crashing_cpu", NULL },
-	/* ident.c */
-	{ 's', "vmcoreinfo_data", NULL }, { 's', "vmcoreinfo_size", NULL },
-	{ 's', "vmcoreinfo_note", NULL },
-	/* options.c: record-tgid */
-	{ 's', "tgid_map", NULL }, { 's', "tgid_map_max", NULL },
-	/* trace_clocks[] functions (buffers.c) */
-	{ 's', "trace_clock_local", NULL }, { 's', "trace_clock_global", NULL },
-	{ 's', "trace_clock_counter", NULL }, { 's', "trace_clock_jiffies", NULL },
-	{ 's', "trace_clock", NULL }, { 's', "ktime_get_mono_fast_ns", NULL },
-	{ 's', "ktime_get_raw_fast_ns", NULL }, { 's', "ktime_get_boot_fast_ns", NULL },
-	{ 's', "ktime_get_tai_fast_ns", NULL }, { 's', "trace_clock_x86_tsc", NULL },
-};
+#include "modules.h"
 
 /*
  * The keys of the questions asked: each is asked once, and its first
@@ -311,13 +116,16 @@ static int cmp_key(const void *a, const void *b)
 		      ((const struct kx_pentry *)b)->key);
 }
 
-/* Ask @src question (@kind, @a, @b) and keep the answer. */
-static int ask(struct answers *as, char kind, const char *a, const char *b)
+/*
+ * Keep the answer to question (@kind, @a, @b): @ret 0 (present, with
+ * @v1, @v2, @reloc) or an error (absent), unless it was asked before.
+ * 0, or -ENOMEM.
+ */
+static int keep(struct answers *as, char kind, const char *a, const char *b, int ret,
+		uint64_t v1, uint64_t v2, int reloc)
 {
-	struct kx_psource *src = as->src;
 	struct kx_pentry *e;
-	int64_t v;
-	int reloc = 0, ret;
+	int err;
 
 	if (as->n == as->cap) {
 		size_t nc = as->cap ? 2 * as->cap : 4096;
@@ -330,40 +138,59 @@ static int ask(struct answers *as, char kind, const char *a, const char *b)
 	}
 	e = &as->e[as->n];
 	memset(e, 0, sizeof(*e));
-	ret = kx_pentry_key(e, kind, a, kind == 'm' ? b : NULL);
-	if (ret)
-		return ret;
-	ret = key_set_has(&as->asked, e->key);
-	if (ret) {
+	err = kx_pentry_key(e, kind, a, kind == 'm' ? b : NULL);
+	if (err)
+		return err;
+	err = key_set_has(&as->asked, e->key);
+	if (!err)
+		err = key_set_add(&as->asked, e->key);
+	if (err) {
 		free(e->key);
-		return ret < 0 ? ret : 0;
+		return err < 0 ? err : 0;
 	}
+	/* any error (-ENOENT, -EINVAL through a non-aggregate) is absent */
+	e->present = !ret;
+	e->v1 = ret ? 0 : v1;
+	e->v2 = ret ? 0 : v2;
+	e->reloc = !ret && reloc;
+	as->n++;
+	return 0;
+}
+
+/* Ask @src question (@kind, @a, @b) and keep the answer. */
+static int ask(struct answers *as, char kind, const char *a, const char *b)
+{
+	struct kx_psource *src = as->src;
+	uint64_t v1 = 0, v2 = 0;
+	int64_t v = 0;
+	struct kx_pentry key;
+	int reloc = 0, ret;
+
+	/* asked before: the source is not asked again (6.1's enumerators) */
+	if (kx_pentry_key(&key, kind, a, kind == 'm' ? b : NULL))
+		return -ENOMEM;
+	ret = key_set_has(&as->asked, key.key);
+	free(key.key);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	switch (kind) {
 	case 's':
-		ret = src->symbol(src->priv, a, &e->v1, &reloc);
-		e->reloc = !!reloc;
+		ret = src->symbol(src->priv, a, &v1, &reloc);
 		break;
 	case 'm':
-		ret = src->member(src->priv, a, b, &e->v1, &e->v2);
+		ret = src->member(src->priv, a, b, &v1, &v2);
 		break;
 	case 'z':
-		ret = src->type_size(src->priv, a, &e->v1);
+		ret = src->type_size(src->priv, a, &v1);
 		break;
 	default:
 		ret = src->enumerator(src->priv, a, &v);
-		e->v1 = (uint64_t)v;
+		v1 = (uint64_t)v;
 		break;
 	}
-	/* but -ENOMEM, any error (-ENOENT, -EINVAL through a non-aggregate) is absent */
-	e->present = !ret;
-	if (ret != -ENOMEM)
-		ret = key_set_add(&as->asked, e->key);
-	if (ret) {
-		free(e->key);
+	if (ret == -ENOMEM)
 		return ret;
-	}
-	as->n++;
-	return 0;
+	return keep(as, kind, a, b, ret, v1, v2, reloc);
 }
 
 static int has_lower(const char *s)
@@ -381,6 +208,145 @@ static int ask_enum(void *arg, const char *name)
 	if (has_lower(name))
 		return 0;
 	return ask(as, 'e', name, NULL);
+}
+
+/* --- lib/'s own questions, asked of the source ------------------------- */
+
+/* the source as a target (member() and type_size() are what the modules wrap) */
+static int src_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
+{
+	return -EIO;	/* no dump: what a probe would read is not there */
+}
+
+static int src_symbol(void *priv, const char *name, uint64_t *addr)
+{
+	struct kx_psource *src = priv;
+	int reloc;
+
+	return src->symbol(src->priv, name, addr, &reloc);
+}
+
+static int src_member(void *priv, const char *type, const char *member,
+		      uint64_t *offset, uint64_t *size)
+{
+	struct kx_psource *src = priv;
+	uint64_t sz;
+
+	return src->member(src->priv, type, member, offset, size ? size : &sz);
+}
+
+static int src_type_size(void *priv, const char *type, uint64_t *size)
+{
+	struct kx_psource *src = priv;
+
+	return src->type_size(src->priv, type, size);
+}
+
+/*
+ * What lib/ is given: the source's target, wrapped by the modules' types
+ * when there are some, and every question kept with its answer.
+ */
+struct lib_rec {
+	struct answers *as;
+	struct kt_target inner;
+};
+
+static int lib_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
+{
+	return -EIO;
+}
+
+static int lib_symbol(void *priv, const char *name, uint64_t *addr)
+{
+	struct lib_rec *r = priv;
+
+	if (ask(r->as, 's', name, NULL))
+		r->as->err = -ENOMEM;
+	return r->inner.symbol(r->inner.priv, name, addr);
+}
+
+static int lib_member(void *priv, const char *type, const char *member,
+		      uint64_t *offset, uint64_t *size)
+{
+	struct lib_rec *r = priv;
+	uint64_t off = 0, sz = 0;
+	int ret = r->inner.member(r->inner.priv, type, member, &off, &sz);
+
+	if (ret != -ENOMEM && keep(r->as, 'm', type, member, ret, off, sz, 0))
+		r->as->err = -ENOMEM;
+	*offset = off;
+	if (size)
+		*size = sz;
+	return ret;
+}
+
+static int lib_type_size(void *priv, const char *type, uint64_t *size)
+{
+	struct lib_rec *r = priv;
+	uint64_t sz = 0;
+	int ret = r->inner.type_size(r->inner.priv, type, &sz);
+
+	if (ret != -ENOMEM && keep(r->as, 'z', type, NULL, ret, sz, 0, 0))
+		r->as->err = -ENOMEM;
+	*size = sz;
+	return ret;
+}
+
+static int lib_enumerator(void *priv, const char *name, int64_t *value)
+{
+	struct lib_rec *r = priv;
+	struct kx_psource *src = r->as->src;
+
+	if (ask(r->as, 'e', name, NULL))
+		r->as->err = -ENOMEM;
+	return src->enumerator(src->priv, name, value);
+}
+
+int kt_session__ask_layouts(const struct kt_target *target);
+
+/*
+ * Let lib/ ask what it asks (lib/questions.c), through a target that
+ * answers from the source (and, with @moddir, from the DWARF of the
+ * out-of-tree modules there: the ktrace recorder's, lttng-modules')
+ * and keeps every question with its answer; the answers steer the
+ * probes as the profile's will at capture time.
+ */
+static int ask_lib(struct answers *as, const char *moddir, int verbose)
+{
+	struct lib_rec r = { .as = as };
+	struct kt_target t = { .sz = sizeof(t) };
+	struct kx_modtypes *mt = NULL;
+	int ret;
+
+	r.inner.sz = sizeof(r.inner);
+	r.inner.priv = as->src;
+	r.inner.read = src_read;
+	r.inner.symbol = src_symbol;
+	r.inner.member = src_member;
+	r.inner.type_size = src_type_size;
+	if (moddir) {
+		ret = kx_modtypes__open(moddir, verbose ? stderr : NULL, &mt);
+		if (ret || !mt) {
+			fprintf(stderr, "ktrace-extract: --module-debuginfo %s: %s\n", moddir,
+				ret ? strerror(-ret) : "no .ko with DWARF there");
+			return ret ? ret : -ENOENT;
+		}
+		kx_modtypes__wrap(mt, &r.inner);
+	}
+	t.priv = &r;
+	t.read = lib_read;
+	t.symbol = lib_symbol;
+	t.member = lib_member;
+	t.type_size = lib_type_size;
+	t.enumerator = lib_enumerator;
+	ret = kt_session__ask_layouts(&t);
+	if (!ret)
+		ret = as->err;
+	/* profile.c's kx_profile__check(): the dump's init_uts_ns against VMCOREINFO */
+	if (!ret)
+		ret = ask(as, 's', "init_uts_ns", NULL);
+	kx_modtypes__close(mt);
+	return ret;
 }
 
 /* --- recording a reference extraction ---------------------------------- */
@@ -603,7 +569,9 @@ static int write_profile(const struct kx_profile_make_opts *o,
 		put(&out, "build-id\t%s\n", src->build_id);
 	if (src->arch[0])
 		put(&out, "arch\t%s\n", src->arch);
-	put(&out, "source\t%s%s%s\n", src->source, o->vmcore ? ", recorded on " : "",
+	put(&out, "source\t%s%s%s%s%s\n", src->source,
+	    o->module_debuginfo ? ", modules' types from " : "",
+	    o->module_debuginfo ? o->module_debuginfo : "", o->vmcore ? ", recorded on " : "",
 	    o->vmcore ? o->vmcore : "");
 	put(&out, "created\t%04d-%02d-%02dT%02d:%02d:%02dZ\n", tm.tm_year + 1900,
 	    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
@@ -657,11 +625,9 @@ int kx_profile__make(const struct kx_profile_make_opts *o)
 			msg[0] ? msg : strerror(-ret));
 		return ret == -ENOMEM ? KT_EXIT_FAILURE : KT_EXIT_DEBUGINFO;
 	}
-	for (i = 0; i < sizeof(questions) / sizeof(questions[0]); i++) {
-		ret = ask(&as, questions[i].kind, questions[i].a, questions[i].b);
-		if (ret)
-			goto out;
-	}
+	ret = ask_lib(&as, o->module_debuginfo, o->verbose);
+	if (ret)
+		goto out;
 	nenum = as.n;
 	ret = src.enumerators(src.priv, ask_enum, &as);
 	if (ret) {

@@ -94,6 +94,13 @@ struct kx_profile_make_opts {
 	const char *build_id;	/* with BTF, when the BTF file cannot tell */
 	const char *vmcore;	/* optional reference dump: record a full run too */
 	int verbose;
+	/*
+	 * optional: the DWARF of out-of-tree modules (krec.ko, lttng-modules)
+	 * answers what the kernel's does not; a capture then reads their
+	 * recorders with the profile alone. Their layouts are those modules'
+	 * build: the profile is made again when they are rebuilt.
+	 */
+	const char *module_debuginfo;
 };
 
 /* --make-profile: returns an exit status (KT_EXIT_*) */

@@ -48,6 +48,13 @@ static int probe_layout(struct kt_session *s, struct krec_layout *k)
 	return err ? -ENOENT : 0;
 }
 
+void kt_krec__ask_layout(struct kt_session *s)
+{
+	struct krec_layout k;
+
+	probe_layout(s, &k);
+}
+
 static void event_free(struct kt_krec_event *e)
 {
 	free(e->name);

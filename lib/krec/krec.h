@@ -86,4 +86,9 @@ struct kt_buffer;
 /* the event table of a krec buffer (0 and NULL for any other buffer) */
 int kt_krec__events(const struct kt_buffer *b, const struct kt_krec_event **ev);
 
+struct kt_session;
+/* ask the target every question of the recorder's layout, the answers
+ * dropped (lib/questions.c: what a layout profile must answer) */
+void kt_krec__ask_layout(struct kt_session *s);
+
 #endif

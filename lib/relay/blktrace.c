@@ -19,29 +19,50 @@
 /* enum of kernel/trace/blktrace.c (5.10 .. 6.12) */
 static const char *const blk_states[] = { "?", "setup", "running", "stopped" };
 
+struct blk_layout {
+	struct kt_member rchan, dev, dropped, state;
+};
+
+/* 0, or -ENOENT when a member the owner's name needs is absent */
+static int probe_layout(struct kt_session *s, struct blk_layout *b)
+{
+	if (kt_member__probe(s, "struct blk_trace", "rchan", &b->rchan) ||
+	    kt_member__probe(s, "struct blk_trace", "dev", &b->dev) ||
+	    kt_member__probe(s, "struct blk_trace", "dropped", &b->dropped))
+		return -ENOENT;
+	kt_member__probe(s, "struct blk_trace", "trace_state", &b->state);
+	return 0;
+}
+
+void kt_relay__blktrace_ask_layout(struct kt_session *s)
+{
+	struct blk_layout b;
+	uint64_t cbs;
+
+	kt_symbol(s, "blk_relay_callbacks", &cbs);
+	probe_layout(s, &b);
+}
+
 void kt_relay__blktrace_owner(struct kt_session *s, struct kt_relay_chan *c)
 {
-	struct kt_member rchan, dev, dropped, state;
+	struct blk_layout b;
 	uint64_t cbs, v_rchan, v_dev, v_dropped, v_state = 0;
 
 	if (kt_symbol(s, "blk_relay_callbacks", &cbs) || c->cb != cbs || !c->private_data)
 		return;
-	if (kt_member__probe(s, "struct blk_trace", "rchan", &rchan) ||
-	    kt_member__probe(s, "struct blk_trace", "dev", &dev) ||
-	    kt_member__probe(s, "struct blk_trace", "dropped", &dropped))
+	if (probe_layout(s, &b))
 		goto unknown;
-	kt_member__probe(s, "struct blk_trace", "trace_state", &state);
-	if (kt_read_member(s, c->private_data, &rchan, &v_rchan) || v_rchan != c->addr ||
-	    kt_read_member(s, c->private_data, &dev, &v_dev) ||
-	    kt_read_member(s, c->private_data, &dropped, &v_dropped)) {
+	if (kt_read_member(s, c->private_data, &b.rchan, &v_rchan) || v_rchan != c->addr ||
+	    kt_read_member(s, c->private_data, &b.dev, &v_dev) ||
+	    kt_read_member(s, c->private_data, &b.dropped, &v_dropped)) {
 		kt_warn(s, "relay: channel %s at 0x%llx has blktrace's callbacks but its struct "
 			   "blk_trace at 0x%llx is unreadable or does not point back",
 			c->base_filename, (unsigned long long)c->addr,
 			(unsigned long long)c->private_data);
 		return;
 	}
-	if (state.present)
-		kt_read_member(s, c->private_data, &state, &v_state);
+	if (b.state.present)
+		kt_read_member(s, c->private_data, &b.state, &v_state);
 	c->blk_trace = c->private_data;
 	c->blk_dev = (uint32_t)v_dev;
 	/* after 6.12 (6.12 has not, 7.2 has; the kernel's commit "blktrace:

@@ -54,6 +54,14 @@ static int probe_layout(struct kt_session *s, struct relay_layout *l)
 	return err ? -ENOENT : 0;
 }
 
+void kt_relay__ask_layout(struct kt_session *s)
+{
+	struct relay_layout l;
+
+	probe_layout(s, &l);
+	kt_relay__blktrace_ask_layout(s);
+}
+
 void kt_relay__free(struct kt_relay *r)
 {
 	int i, j;

@@ -119,6 +119,12 @@ int kt_relay__read_runs(struct kt_session *s, struct kt_relay_chan *c, int i,
 			void *arg);
 /* blktrace.c: name the owner of @c if it is a blk_trace's channel */
 void kt_relay__blktrace_owner(struct kt_session *s, struct kt_relay_chan *c);
+/*
+ * Ask the target every question of relay's and blktrace's layouts, the
+ * answers dropped (lib/questions.c: what a layout profile must answer)
+ */
+void kt_relay__ask_layout(struct kt_session *s);
+void kt_relay__blktrace_ask_layout(struct kt_session *s);
 
 /*
  * blktrace records (include/uapi/linux/blktrace_api.h): struct
