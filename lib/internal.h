@@ -144,6 +144,8 @@ struct kt_event {
 	 */
 	char *tep_text;
 	bool format_failed;
+	/* its own printers, by its type (output.c, kt_output__register()); NULL: its print fmt */
+	const struct kt_printer *printer;
 	/* a synthesized event's field lines (ftrace's blk): no field list to read */
 	const char *fields_text;
 	uint64_t class;		/* struct trace_event_class * */
@@ -634,6 +636,8 @@ int kt_bootmap__last_boot(struct kt_session *s, const struct kt_buffer *b);
 
 /* events.c */
 int kt_events__load(struct kt_session *s);
+/* each event its own printers, if it has any (output.c) */
+void kt_output__register(struct kt_session *s);
 void kt_events__free(struct kt_session *s);
 
 /* cmdlines.c, kallsyms.c, trace_printk.c */

@@ -792,20 +792,28 @@ typedef bool (*ftrace_raw_fn)(struct kt_render *rc, struct kt_buffer *b, struct 
 			      struct tep_record *rec, const struct kt_record *r,
 			      struct trace_seq *q);
 
+/* blk_trace_event_print(): print_one_line() without blk_classic (blk.c) */
+static bool print_blk(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
+		      struct tep_record *r, struct trace_seq *q)
+{
+	kt_blk__print(rc->s, b, r->data, (uint32_t)r->size, r->cpu, r->ts, false, q);
+	return true;
+}
+
 /*
- * ftrace's own entries by name, as trace_output.c registers a struct
- * trace_event for each with its trace(), raw(), hex() and binary(); an
- * entry without one (NULL) gets the kernel's default for it (bprint's
- * trace: libtraceevent with the trace_printk formats; the others
- * trace_nop_print())
+ * The printers of one of ftrace's own entries, as trace_output.c
+ * registers a struct trace_event for each with its trace(), raw(), hex()
+ * and binary(); an entry without one (NULL) gets the kernel's default for
+ * it (bprint's trace: libtraceevent with the trace_printk formats; the
+ * others trace_nop_print())
  */
-struct ftrace_printer {
+struct kt_printer {
 	const char *name;
 	ftrace_print_fn trace;
 	ftrace_raw_fn raw, hex, bin;
 };
 
-static const struct ftrace_printer ftrace_printers[] = {
+static const struct kt_printer ftrace_printers[] = {
 	{ "function", print_function, raw_function, hex_function, bin_function },
 	{ "user_stack", print_user_stack, NULL, NULL, NULL },
 	{ "kernel_stack", print_kernel_stack, NULL, NULL, NULL },
@@ -820,36 +828,50 @@ static const struct ftrace_printer ftrace_printers[] = {
 	{ "func_repeats", print_func_repeats, raw_func_repeats, NULL, NULL },
 };
 
-/* the printers of ftrace's entry @name, NULL when it has none of its own */
-static const struct ftrace_printer *ftrace_printer(const char *name)
+/* TRACE_BLK, whose entry the kernel registers from blktrace.c (blk.c makes its event) */
+static const struct kt_printer blk_printer = { "blktrace", print_blk, NULL, NULL, NULL };
+
+/*
+ * Each event of the table its printers, found once by its system and name
+ * as register_trace_event() files a struct trace_event under its type:
+ * rendering then finds them by the record's type, without a comparison
+ * of names per record. Only ftrace's own entries have printers of their
+ * own; every other event is printed from its print fmt.
+ */
+void kt_output__register(struct kt_session *s)
 {
-	size_t i;
+	int i;
+	size_t k;
 
-	for (i = 0; i < sizeof(ftrace_printers) / sizeof(ftrace_printers[0]); i++)
-		if (!strcmp(ftrace_printers[i].name, name))
-			return &ftrace_printers[i];
-	return NULL;
-}
+	for (i = 0; i < s->nr_events; i++) {
+		struct kt_event *e = &s->events[i];
 
-/* the printers of @ev if it is one of ftrace's own entries (system ftrace) */
-static const struct ftrace_printer *ftrace_printer_of(const struct tep_event *ev)
-{
-	return ev && ev->system && !strcmp(ev->system, "ftrace") ? ftrace_printer(ev->name) : NULL;
-}
-
-bool kt_output__ftrace(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
-		       struct tep_record *r, struct trace_seq *q)
-{
-	struct kt_session *s = rc->s;
-	const struct ftrace_printer *p;
-
-	if (s->blk_type && ev->id == s->blk_type) {
-		/* blk_trace_event_print(): print_one_line() without blk_classic (blk.c) */
-		kt_blk__print(s, b, r->data, (uint32_t)r->size, r->cpu, r->ts, false, q);
-		return true;
+		e->printer = NULL;
+		if (s->blk_type && e->id == s->blk_type) {
+			e->printer = &blk_printer;
+			continue;
+		}
+		if (!e->system || strcmp(e->system, "ftrace") || !e->name)
+			continue;
+		for (k = 0; k < sizeof(ftrace_printers) / sizeof(ftrace_printers[0]); k++)
+			if (!strcmp(ftrace_printers[k].name, e->name))
+				e->printer = &ftrace_printers[k];
 	}
-	/* (the caller asks only for events of system ftrace) */
-	p = ftrace_printer(ev->name);
+}
+
+/* the printers registered for records of type @id, NULL when it has none of its own */
+static const struct kt_printer *printer_of(struct kt_session *s, int id)
+{
+	const struct kt_event *e = kt_session__find_event(s, id);
+
+	return e ? e->printer : NULL;
+}
+
+bool kt_output__ftrace(struct kt_render *rc, struct kt_buffer *b, const struct kt_event *e,
+		       struct tep_event *ev, struct tep_record *r, struct trace_seq *q)
+{
+	const struct kt_printer *p = e->printer;
+
 	return p && p->trace && p->trace(rc, b, ev, r, q);
 }
 
@@ -869,7 +891,7 @@ int kt_output__raw_hex(struct kt_render *rc, struct kt_buffer *b, const struct k
 	struct tep_event *ev = kt_render__find_event(rc, r->type);
 	struct tep_record rec = { .ts = r->ts, .cpu = r->cpu, .size = (int)r->size,
 				  .record_size = (int)r->size, .data = (void *)r->data };
-	const struct ftrace_printer *p = ftrace_printer_of(ev);
+	const struct kt_printer *p = ev ? printer_of(rc->s, r->type) : NULL;
 	ftrace_raw_fn fn = p ? (o->hex ? p->hex : p->raw) : NULL;
 
 	if (o->context_info && o->hex) {
@@ -908,7 +930,7 @@ static int bin_record(struct kt_render *rc, struct kt_buffer *b, const struct kt
 	struct tep_event *ev = kt_render__find_event(rc, r->type);
 	struct tep_record rec = { .ts = r->ts, .cpu = r->cpu, .size = (int)r->size,
 				  .record_size = (int)r->size, .data = (void *)r->data };
-	const struct ftrace_printer *p = ftrace_printer_of(ev);
+	const struct kt_printer *p = ev ? printer_of(rc->s, r->type) : NULL;
 
 	if (o->context_info) {
 		put_field(q, (uint32_t)r->pid, 4);

@@ -442,6 +442,14 @@ static bool fmt_fields_known(const char *fmt, char *miss, size_t len)
  * dereferences NULL on. A trial parse in a child process, once per event
  * id met (about a millisecond), keeps such a format from taking the
  * whole extraction (or a crash session) down with it.
+ *
+ * Why a process and not a check here: the checks before it
+ * (fmt_fields_known(), kt_fmtcheck__apply()) refuse what fuzzing found,
+ * but they are ours and the parser is not: nothing shows that no other
+ * text faults it. A fault in this process cannot be undone: a SIGSEGV or
+ * SIGFPE handler that longjmp()s out leaves the handle half-built and the
+ * parser's globals set, and inside crash the signal handlers are crash's.
+ * The child ends with _exit(), so crash's exit handlers never run twice.
  */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define KT_SANITIZED 1
@@ -696,9 +704,9 @@ int kt_render__event(struct kt_render *rc, struct kt_buffer *b, const struct kt_
 	 * last array is as long as the record: kernel_stack's caller[] holds
 	 * as many entries as were saved, not the 8 its format declares).
 	 */
-	if (ev->system && !strcmp(ev->system, "ftrace") && kt_output__ftrace(rc, b, ev, &rec, q))
-		return 0;
 	e = kt_session__find_event(s, r->type);
+	if (e && kt_output__ftrace(rc, b, e, ev, &rec, q))
+		return 0;
 	{
 		if (e && e->dyn) {
 			unsigned int o = q->len;

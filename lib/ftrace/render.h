@@ -111,8 +111,9 @@ void kt_output__put_args(struct kt_session *s, struct kt_buffer *b, uint64_t fun
  */
 int kt_trace_printk__print(struct kt_render *rc, struct tep_event *ev, struct tep_record *r,
 			   struct trace_seq *q);
-bool kt_output__ftrace(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
-		       struct tep_record *r, struct trace_seq *q);
+/* @e's own printer (kt_output__register()); false: it has none, or it did not print */
+bool kt_output__ftrace(struct kt_render *rc, struct kt_buffer *b, const struct kt_event *e,
+		       struct tep_event *ev, struct tep_record *r, struct trace_seq *q);
 struct kt_trace_opts;
 /* one record of a trace array's buffer, with its options (output.c) */
 void kt_output__record(struct kt_render *rc, struct kt_buffer *b, const struct kt_trace_opts *o,
