@@ -174,8 +174,8 @@ static char state_char(uint64_t index)
 /*
  * The printers of ftrace's own entries, as trace_output.c registers a
  * struct trace_event for each: the text after a line's context, or false
- * when a field is missing (libtraceevent prints the record then). Chosen
- * from ftrace_printers[] below by the event's name.
+ * when a field is missing (libtraceevent prints the record then). Given to
+ * each event of ftrace_printers[] below by its type (kt_output__register()).
  */
 /*
  * trace_ctxwake_print() of the wakeup tracers' context switches and wake-ups:
