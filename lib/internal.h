@@ -144,6 +144,8 @@ struct kt_event {
 	 */
 	char *tep_text;
 	bool format_failed;
+	/* its own printers, by its type (output.c, kt_output__register()); NULL: its print fmt */
+	const struct kt_printer *printer;
 	/* a synthesized event's field lines (ftrace's blk): no field list to read */
 	const char *fields_text;
 	uint64_t class;		/* struct trace_event_class * */
@@ -323,6 +325,35 @@ void kt_recorder__free_all(struct kt_session *s);
 int kt_recorder__err(const struct kt_session *s, enum kt_recorder_id id);
 extern const struct kt_recorder_ops kt_printk_recorder, kt_relay_recorder, kt_lttng_recorder;
 
+/*
+ * What rendering records into text keeps between records (ftrace/render.c),
+ * passed to every printer as the kernel passes its struct trace_iterator:
+ * the session has one for the thread that renders without workers, and each
+ * worker thread of jobs.c one of its own, so that neither another session
+ * nor another worker shares a libtraceevent handle or a cache.
+ */
+struct tep_handle;
+struct tep_event;
+struct tep_format_field;
+struct kt_render {
+	struct kt_session *s;
+	struct tep_handle *tep;		/* one per context: libtraceevent caches in it */
+	bool worker;			/* a worker's: parses the text the session's parsed */
+	bool printk;			/* trace_printk formats registered in @tep */
+	uint8_t *tried;			/* a worker's: event ids parsed (or tried) */
+	struct kt_buffer *b;		/* the buffer being rendered, for %p and %pS */
+	bool div_zero;			/* __kt_nz() met a zero (evalguard.c) */
+	/*
+	 * the function event's ip, parent_ip and args fields, for the event
+	 * last met (output.c): its records are most of a trace; freed with
+	 * @tep, whose memory a new handle may reuse
+	 */
+	struct kt_function_fields {
+		struct tep_event *ev;
+		struct tep_format_field *ip, *parent_ip, *args;
+	} fn;
+};
+
 struct kt_session {
 	struct kt_target t;
 	FILE *log;
@@ -384,9 +415,8 @@ struct kt_session {
 	struct kt_btf *btf;
 	bool btf_tried;
 
-	/* text sink state (libtraceevent handle) */
-	void *tep;
-	bool tep_printk;	/* trace_printk formats registered in it */
+	/* rendering on the session's own thread (render.c; workers have their own) */
+	struct kt_render render;
 	/*
 	 * Worker threads render (jobs.c): while @mt is set, reading the
 	 * target, libtraceevent's parser (it keeps its input in globals) and
@@ -614,6 +644,8 @@ int kt_bootmap__last_boot(struct kt_session *s, const struct kt_buffer *b);
 
 /* events.c */
 int kt_events__load(struct kt_session *s);
+/* each event its own printers, if it has any (output.c) */
+void kt_output__register(struct kt_session *s);
 void kt_events__free(struct kt_session *s);
 
 /* cmdlines.c, kallsyms.c, trace_printk.c */
@@ -761,7 +793,7 @@ void kt_blk__print(struct kt_session *s, struct kt_buffer *b, const void *data, 
 /* fgraph.c: the function_graph tracer's trace file */
 struct kt_fgraph;
 struct trace_seq;
-struct kt_fgraph *kt_fgraph__new(struct kt_session *s, struct kt_buffer *b);
+struct kt_fgraph *kt_fgraph__new(struct kt_render *rc, struct kt_buffer *b);
 void kt_fgraph__free(struct kt_fgraph *g);
 bool kt_fgraph__usable(struct kt_fgraph *g);
 void kt_fgraph__header(struct kt_fgraph *g, FILE *out);

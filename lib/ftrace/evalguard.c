@@ -62,13 +62,15 @@ static void int_array_probe(void)
 /* the widest a width or precision is worth: past any trace_seq (fmtcheck.c) */
 #define WIDTH_CAP	65536
 
-static __thread bool div_zero;
-
+/* a divisor of zero: 1 in its place, the record counted (kt_render__event()) */
 static unsigned long long kt_nz(struct trace_seq *q, unsigned long long *args)
 {
+	struct kt_render *rc = kt_render__printing();
+
 	if (args[0])
 		return args[0];
-	div_zero = true;
+	if (rc)
+		rc->div_zero = true;
 	return 1;
 }
 
@@ -99,16 +101,6 @@ void kt_guard__register(struct tep_handle *tep)
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_VOID);
 	tep_register_print_function(tep, kt_prec, TEP_FUNC_ARG_LONG, "__kt_prec",
 				    TEP_FUNC_ARG_LONG, TEP_FUNC_ARG_VOID);
-}
-
-void kt_guard__begin(void)
-{
-	div_zero = false;
-}
-
-bool kt_guard__div_zero(void)
-{
-	return div_zero;
 }
 
 /* a __data_loc's offset and length in @r (render.c checked them: field_outside()) */

@@ -546,6 +546,7 @@ int kt_events__load(struct kt_session *s)
 	}
 	if (s->nr_events)	/* qsort(NULL, 0, ...) is undefined */
 		qsort(s->events, s->nr_events, sizeof(*s->events), cmp_event);
+	kt_output__register(s);
 	return 0;
 }
 

@@ -486,8 +486,8 @@ static char *put_str(char *p, const struct ff_op *op, const char *str, size_t n)
 	return p;
 }
 
-int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const void *data,
-		      uint32_t size)
+int kt_fastfmt__print(const struct kt_render *rc, const struct kt_fastfmt *f,
+		      struct trace_seq *q, const void *data, uint32_t size)
 {
 	char stack[4096 + 1], *buf = f->max < sizeof(stack) ? stack : malloc(f->max + 1), *p = buf;
 	const uint8_t *d = data;
@@ -519,14 +519,14 @@ int kt_fastfmt__print(const struct kt_fastfmt *f, struct trace_seq *q, const voi
 		case FF_PTR:
 			if (op->off + op->size > size)
 				goto out_fail;
-			p += kt_render__ptr_text(read_number(d + op->off, op->size) & op->mask, p);
+			p += kt_render__ptr_text(rc, read_number(d + op->off, op->size) & op->mask, p);
 			break;
 		case FF_KSYM: {
 			size_t k;
 
 			if (op->off + op->size > size)
 				goto out_fail;
-			k = kt_render__sym_text(read_number(d + op->off, op->size) & op->mask,
+			k = kt_render__sym_text(rc, read_number(d + op->off, op->size) & op->mask,
 						op->symkind, p, KSYM_TEXT);
 			if (!k)
 				goto out_fail;

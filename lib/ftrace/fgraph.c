@@ -45,6 +45,7 @@ struct fgraph_cpu {
 };
 
 struct kt_fgraph {
+	struct kt_render *rc;		/* the context its records are rendered in */
 	struct kt_session *s;
 	struct kt_buffer *b;
 	const struct kt_trace_opts *o;
@@ -84,8 +85,9 @@ static uint32_t read_flags(struct kt_session *s, struct kt_buffer *b)
 	return (uint32_t)val;
 }
 
-struct kt_fgraph *kt_fgraph__new(struct kt_session *s, struct kt_buffer *b)
+struct kt_fgraph *kt_fgraph__new(struct kt_render *rc, struct kt_buffer *b)
 {
+	struct kt_session *s = rc->s;
 	const struct kt_trace_opts *o = kt_opts__load(s, b);
 	struct kt_fgraph *g;
 	int cpu, n;
@@ -95,6 +97,7 @@ struct kt_fgraph *kt_fgraph__new(struct kt_session *s, struct kt_buffer *b)
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return NULL;
+	g->rc = rc;
 	g->s = s;
 	g->b = b;
 	g->o = o;
@@ -448,7 +451,7 @@ static void graph_entry(struct kt_fgraph *g, struct kt_iter *it, struct tep_even
 	prologue(g, q, r, e->func);
 	/* get_return_for_leaf(): the CPU's next record, its return? (@r is gone after) */
 	if (kt_iter__peek_cpu(it, &next)) {
-		next_ev = kt_render__find_event(g->s, next.type);
+		next_ev = kt_render__find_event(g->rc, next.type);
 		if (next_ev && next_ev->system && !strcmp(next_ev->system, "ftrace") &&
 		    !strcmp(next_ev->name, "funcgraph_exit") && next.pid == pid &&
 		    read_graph(next_ev, &next, &ret) && ret.func == e->func)
@@ -534,7 +537,7 @@ static bool graph_comment(struct kt_fgraph *g, struct tep_event *ev,
 	size_t len;
 
 	trace_seq_init(&t);
-	if (kt_render__event(g->s, g->b, r, &t) < 0) {
+	if (kt_render__event(g->rc, g->b, r, &t) < 0) {
 		trace_seq_destroy(&t);
 		return false;
 	}
@@ -567,7 +570,7 @@ static bool graph_comment(struct kt_fgraph *g, struct tep_event *ev,
 bool kt_fgraph__record(struct kt_fgraph *g, struct kt_iter *it, const struct kt_record *r,
 		       struct trace_seq *q)
 {
-	struct tep_event *ev = kt_render__find_event(g->s, r->type);
+	struct tep_event *ev = kt_render__find_event(g->rc, r->type);
 	struct graph_rec e;
 
 	if (!ev || r->cpu < 0 || r->cpu >= g->nr_cpus)

@@ -88,9 +88,10 @@ void kt_output__text(struct trace_seq *q, const char *p, size_t max)
  * mapped file and offset ("/bin/sh[+0x1234]"); ktrace does not walk the
  * task's VMAs, so those records are counted as not rendered and said so.
  */
-static bool print_user_stack(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool print_user_stack(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			     struct tep_record *r, struct trace_seq *q)
 {
+	struct kt_session *s = rc->s;
 	struct tep_format_field *f = tep_find_field(ev, "caller");
 	uint32_t off, i;
 
@@ -173,16 +174,17 @@ static char state_char(uint64_t index)
 /*
  * The printers of ftrace's own entries, as trace_output.c registers a
  * struct trace_event for each: the text after a line's context, or false
- * when a field is missing (libtraceevent prints the record then). Chosen
- * from ftrace_printers[] below by the event's name.
+ * when a field is missing (libtraceevent prints the record then). Given to
+ * each event of ftrace_printers[] below by its type (kt_output__register()).
  */
 /*
  * trace_ctxwake_print() of the wakeup tracers' context switches and wake-ups:
  * " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s"
  */
-static bool print_ctxwake(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool print_ctxwake(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			  struct tep_record *r, struct trace_seq *q)
 {
+	struct kt_session *s = rc->s;
 	bool ok = true;
 	uint64_t prev_pid = kt_output__field(ev, "prev_pid", r, &ok);
 	uint64_t prev_prio = kt_output__field(ev, "prev_prio", r, &ok);
@@ -204,7 +206,7 @@ static bool print_ctxwake(struct kt_session *s, struct kt_buffer *b, struct tep_
 }
 
 /* trace_hwlat_print() */
-static bool print_hwlat(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool print_hwlat(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			struct tep_record *r, struct trace_seq *q)
 {
 	bool ok = true;
@@ -230,7 +232,7 @@ static bool print_hwlat(struct kt_session *s, struct kt_buffer *b, struct tep_ev
 }
 
 /* trace_osnoise_print(): the share of the CPU left to the thread */
-static bool print_osnoise(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool print_osnoise(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			  struct tep_record *r, struct trace_seq *q)
 {
 	bool ok = true;
@@ -257,7 +259,7 @@ static bool print_osnoise(struct kt_session *s, struct kt_buffer *b, struct tep_
 }
 
 /* trace_timerlat_print(); "user-ret" came in 6.8 */
-static bool print_timerlat(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool print_timerlat(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			   struct tep_record *r, struct trace_seq *q)
 {
 	bool ok = true;
@@ -274,25 +276,16 @@ static bool print_timerlat(struct kt_session *s, struct kt_buffer *b, struct tep
 }
 
 /*
- * The ip and parent_ip fields of the function event, per thread for the
- * last event asked (each thread renders with a libtraceevent handle of
- * its own, so the event is the same pointer from record to record; a
- * handle freed since, whose memory a new one may reuse, empties it)
+ * The ip, parent_ip and args fields of the function event, kept in the
+ * context for the last event asked: each context renders with a
+ * libtraceevent handle of its own, so the event is the same pointer from
+ * record to record (and the cache goes with the handle, render.c)
  */
-struct function_fields {
-	unsigned long gen;	/* kt_render__tep_gen when it was filled */
-	struct tep_event *ev;
-	struct tep_format_field *ip, *parent_ip, *args;
-};
-static __thread struct function_fields function_cache;
-
-static struct function_fields *function_fields(struct tep_event *ev)
+static struct kt_function_fields *function_fields(struct kt_render *rc, struct tep_event *ev)
 {
-	struct function_fields *ff = &function_cache;
-	unsigned long gen = __atomic_load_n(&kt_render__tep_gen, __ATOMIC_RELAXED);
+	struct kt_function_fields *ff = &rc->fn;
 
-	if (ff->ev != ev || ff->gen != gen) {
-		ff->gen = gen;
+	if (ff->ev != ev) {
 		ff->ev = ev;
 		ff->ip = tep_find_field(ev, "ip");
 		ff->parent_ip = tep_find_field(ev, "parent_ip");
@@ -343,11 +336,12 @@ void kt_output__put_args(struct kt_session *s, struct kt_buffer *b, uint64_t fun
 }
 
 /* trace_fn_trace(); the function tracer's records are most of a trace */
-static bool print_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool print_function(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			   struct tep_record *r, struct trace_seq *q)
 {
+	struct kt_session *s = rc->s;
 	const struct kt_trace_opts *o = kt_opts__load(s, b);
-	struct function_fields *ff = function_fields(ev);
+	struct kt_function_fields *ff = function_fields(rc, ev);
 	const uint8_t *args;
 	uint32_t nargs;
 	bool ok = true;
@@ -372,9 +366,10 @@ static bool print_function(struct kt_session *s, struct kt_buffer *b, struct tep
  * trace_stack_print(): one " => symbol" line per caller up to the end of
  * the record or a ULONG_MAX terminator.
  */
-static bool print_kernel_stack(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool print_kernel_stack(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			       struct tep_record *r, struct trace_seq *q)
 {
+	struct kt_session *s = rc->s;
 	const struct kt_trace_opts *o = kt_opts__load(s, b);
 	struct tep_format_field *f;
 	uint32_t off;
@@ -403,9 +398,10 @@ static bool print_kernel_stack(struct kt_session *s, struct kt_buffer *b, struct
 }
 
 /* trace_print_print(): "%ps: %s" */
-static bool print_print(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool print_print(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			struct tep_record *r, struct trace_seq *q)
 {
+	struct kt_session *s = rc->s;
 	const struct kt_trace_opts *o = kt_opts__load(s, b);
 	struct tep_format_field *f;
 	bool ok = true;
@@ -423,9 +419,10 @@ static bool print_print(struct kt_session *s, struct kt_buffer *b, struct tep_ev
 }
 
 /* trace_bputs_print() */
-static bool print_bputs(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool print_bputs(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			struct tep_record *r, struct trace_seq *q)
 {
+	struct kt_session *s = rc->s;
 	const struct kt_trace_opts *o = kt_opts__load(s, b);
 	bool ok = true;
 	uint64_t ip = kt_output__field(ev, "ip", r, &ok);
@@ -449,9 +446,10 @@ static bool print_bputs(struct kt_session *s, struct kt_buffer *b, struct tep_ev
 	return true;
 }
 
-static bool print_func_repeats(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool print_func_repeats(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			       struct tep_record *r, struct trace_seq *q)
 {
+	struct kt_session *s = rc->s;
 	bool ok = true;
 	uint64_t ip = kt_output__field(ev, "ip", r, &ok);
 
@@ -642,7 +640,7 @@ static void put_hex(struct trace_seq *q, uint64_t v, int bytes)
 }
 
 /* trace_fn_raw() */
-static bool raw_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool raw_function(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
 {
 	bool ok = true;
@@ -657,7 +655,7 @@ static bool raw_function(struct kt_session *s, struct kt_buffer *b, struct tep_e
 }
 
 /* trace_fn_hex(), then print_hex_fmt()'s newline */
-static bool hex_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool hex_function(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
 {
 	bool ok = true;
@@ -673,7 +671,7 @@ static bool hex_function(struct kt_session *s, struct kt_buffer *b, struct tep_e
 }
 
 /* trace_func_repeats_raw(): "%lu %lu %u %llu" (hex: trace_nop_print()) */
-static bool raw_func_repeats(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool raw_func_repeats(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			     struct tep_record *rec, const struct kt_record *r,
 			     struct trace_seq *q)
 {
@@ -694,7 +692,7 @@ static bool raw_func_repeats(struct kt_session *s, struct kt_buffer *b, struct t
 }
 
 /* trace_print_raw(): "# %lx %s" */
-static bool raw_print(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool raw_print(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 		      struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
 {
 	bool ok = true;
@@ -709,7 +707,7 @@ static bool raw_print(struct kt_session *s, struct kt_buffer *b, struct tep_even
 }
 
 /* trace_bputs_raw(), trace_bprint_raw(): ": %lx : " then the text */
-static bool raw_bputs(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool raw_bputs(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 		      struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
 {
 	bool ok = true;
@@ -720,7 +718,7 @@ static bool raw_bputs(struct kt_session *s, struct kt_buffer *b, struct tep_even
 	if (!ok)
 		return false;
 	trace_seq_init(&t);
-	kt_render__event(s, b, r, &t);
+	kt_render__event(rc, b, r, &t);
 	trace_seq_terminate(&t);
 	p = strstr(t.buffer, ": ");
 	trace_seq_printf(q, ": %llx : %s", (unsigned long long)ip, p ? p + 2 : t.buffer);
@@ -747,7 +745,7 @@ static void put_field(struct trace_seq *q, uint64_t v, int bytes)
 }
 
 /* trace_fn_bin() */
-static bool bin_function(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool bin_function(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			 struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
 {
 	bool ok = true;
@@ -762,7 +760,7 @@ static bool bin_function(struct kt_session *s, struct kt_buffer *b, struct tep_e
 }
 
 /* trace_ctxwake_bin(): the seven fields of a switch or wake-up, each its own size */
-static bool bin_ctxwake(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+static bool bin_ctxwake(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			struct tep_record *rec, const struct kt_record *r, struct trace_seq *q)
 {
 	static const char *const ctx[] = { "prev_pid", "prev_prio", "prev_state", "next_cpu",
@@ -783,31 +781,39 @@ static bool bin_ctxwake(struct kt_session *s, struct kt_buffer *b, struct tep_ev
 	return true;
 }
 
-typedef bool (*ftrace_print_fn)(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+typedef bool (*ftrace_print_fn)(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 				struct tep_record *r, struct trace_seq *q);
 /*
  * the options raw, hex and bin: the entry's own raw(), hex() or binary()
  * after the context; false: the kernel's trace_nop_print() instead
  * (@r: the record, @rec: the same for libtraceevent's field readers)
  */
-typedef bool (*ftrace_raw_fn)(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+typedef bool (*ftrace_raw_fn)(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 			      struct tep_record *rec, const struct kt_record *r,
 			      struct trace_seq *q);
 
+/* blk_trace_event_print(): print_one_line() without blk_classic (blk.c) */
+static bool print_blk(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
+		      struct tep_record *r, struct trace_seq *q)
+{
+	kt_blk__print(rc->s, b, r->data, (uint32_t)r->size, r->cpu, r->ts, false, q);
+	return true;
+}
+
 /*
- * ftrace's own entries by name, as trace_output.c registers a struct
- * trace_event for each with its trace(), raw(), hex() and binary(); an
- * entry without one (NULL) gets the kernel's default for it (bprint's
- * trace: libtraceevent with the trace_printk formats; the others
- * trace_nop_print())
+ * The printers of one of ftrace's own entries, as trace_output.c
+ * registers a struct trace_event for each with its trace(), raw(), hex()
+ * and binary(); an entry without one (NULL) gets the kernel's default for
+ * it (bprint's trace: libtraceevent with the trace_printk formats; the
+ * others trace_nop_print())
  */
-struct ftrace_printer {
+struct kt_printer {
 	const char *name;
 	ftrace_print_fn trace;
 	ftrace_raw_fn raw, hex, bin;
 };
 
-static const struct ftrace_printer ftrace_printers[] = {
+static const struct kt_printer ftrace_printers[] = {
 	{ "function", print_function, raw_function, hex_function, bin_function },
 	{ "user_stack", print_user_stack, NULL, NULL, NULL },
 	{ "kernel_stack", print_kernel_stack, NULL, NULL, NULL },
@@ -822,36 +828,51 @@ static const struct ftrace_printer ftrace_printers[] = {
 	{ "func_repeats", print_func_repeats, raw_func_repeats, NULL, NULL },
 };
 
-/* the printers of ftrace's entry @name, NULL when it has none of its own */
-static const struct ftrace_printer *ftrace_printer(const char *name)
+/* TRACE_BLK, whose entry the kernel registers from blktrace.c (blk.c makes its event) */
+static const struct kt_printer blk_printer = { "blktrace", print_blk, NULL, NULL, NULL };
+
+/*
+ * Each event of the table its printers, found once by its system and name
+ * as register_trace_event() files a struct trace_event under its type:
+ * rendering then finds them by the record's type, without a comparison
+ * of names per record. Only ftrace's own entries have printers of their
+ * own; every other event is printed from its print fmt.
+ */
+void kt_output__register(struct kt_session *s)
 {
-	size_t i;
+	int i;
+	size_t k;
 
-	for (i = 0; i < sizeof(ftrace_printers) / sizeof(ftrace_printers[0]); i++)
-		if (!strcmp(ftrace_printers[i].name, name))
-			return &ftrace_printers[i];
-	return NULL;
-}
+	for (i = 0; i < s->nr_events; i++) {
+		struct kt_event *e = &s->events[i];
 
-/* the printers of @ev if it is one of ftrace's own entries (system ftrace) */
-static const struct ftrace_printer *ftrace_printer_of(const struct tep_event *ev)
-{
-	return ev && ev->system && !strcmp(ev->system, "ftrace") ? ftrace_printer(ev->name) : NULL;
-}
-
-bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
-		       struct tep_record *r, struct trace_seq *q)
-{
-	const struct ftrace_printer *p;
-
-	if (s->blk_type && ev->id == s->blk_type) {
-		/* blk_trace_event_print(): print_one_line() without blk_classic (blk.c) */
-		kt_blk__print(s, b, r->data, (uint32_t)r->size, r->cpu, r->ts, false, q);
-		return true;
+		e->printer = NULL;
+		if (s->blk_type && e->id == s->blk_type) {
+			e->printer = &blk_printer;
+			continue;
+		}
+		if (!e->system || strcmp(e->system, "ftrace") || !e->name)
+			continue;
+		for (k = 0; k < sizeof(ftrace_printers) / sizeof(ftrace_printers[0]); k++)
+			if (!strcmp(ftrace_printers[k].name, e->name))
+				e->printer = &ftrace_printers[k];
 	}
-	/* (the caller asks only for events of system ftrace) */
-	p = ftrace_printer(ev->name);
-	return p && p->trace && p->trace(s, b, ev, r, q);
+}
+
+/* the printers registered for records of type @id, NULL when it has none of its own */
+static const struct kt_printer *printer_of(struct kt_session *s, int id)
+{
+	const struct kt_event *e = kt_session__find_event(s, id);
+
+	return e ? e->printer : NULL;
+}
+
+bool kt_output__ftrace(struct kt_render *rc, struct kt_buffer *b, const struct kt_event *e,
+		       struct tep_event *ev, struct tep_record *r, struct trace_seq *q)
+{
+	const struct kt_printer *p = e->printer;
+
+	return p && p->trace && p->trace(rc, b, ev, r, q);
 }
 
 /*
@@ -863,14 +884,14 @@ bool kt_output__ftrace(struct kt_session *s, struct kt_buffer *b, struct tep_eve
  * newline after the event's own. @q gets the text without its final
  * newline, which the caller adds.
  */
-int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
+int kt_output__raw_hex(struct kt_render *rc, struct kt_buffer *b, const struct kt_record *r,
 		       struct trace_seq *q)
 {
-	const struct kt_trace_opts *o = kt_opts__load(s, b);
-	struct tep_event *ev = kt_render__find_event(s, r->type);
+	const struct kt_trace_opts *o = kt_opts__load(rc->s, b);
+	struct tep_event *ev = kt_render__find_event(rc, r->type);
 	struct tep_record rec = { .ts = r->ts, .cpu = r->cpu, .size = (int)r->size,
 				  .record_size = (int)r->size, .data = (void *)r->data };
-	const struct ftrace_printer *p = ftrace_printer_of(ev);
+	const struct kt_printer *p = ev ? printer_of(rc->s, r->type) : NULL;
 	ftrace_raw_fn fn = p ? (o->hex ? p->hex : p->raw) : NULL;
 
 	if (o->context_info && o->hex) {
@@ -886,7 +907,7 @@ int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct k
 			trace_seq_printf(q, "%d ?", r->type);
 		return -ENOENT;
 	}
-	if (fn && fn(s, b, ev, &rec, r, q))
+	if (fn && fn(rc, b, ev, &rec, r, q))
 		return 0;
 	/* trace_nop_print() */
 	trace_seq_printf(q, "type: %d", r->type);
@@ -903,13 +924,13 @@ int kt_output__raw_hex(struct kt_session *s, struct kt_buffer *b, const struct k
  * included, trace_nop_print()'s "type: N" line. Nothing else: the caller
  * adds no newline. -ENOENT: an unknown event (the kernel prints nothing).
  */
-static int bin_record(struct kt_session *s, struct kt_buffer *b, const struct kt_trace_opts *o,
+static int bin_record(struct kt_render *rc, struct kt_buffer *b, const struct kt_trace_opts *o,
 		      const struct kt_record *r, struct trace_seq *q)
 {
-	struct tep_event *ev = kt_render__find_event(s, r->type);
+	struct tep_event *ev = kt_render__find_event(rc, r->type);
 	struct tep_record rec = { .ts = r->ts, .cpu = r->cpu, .size = (int)r->size,
 				  .record_size = (int)r->size, .data = (void *)r->data };
-	const struct ftrace_printer *p = ftrace_printer_of(ev);
+	const struct kt_printer *p = ev ? printer_of(rc->s, r->type) : NULL;
 
 	if (o->context_info) {
 		put_field(q, (uint32_t)r->pid, 4);
@@ -918,7 +939,7 @@ static int bin_record(struct kt_session *s, struct kt_buffer *b, const struct kt
 	}
 	if (!ev)
 		return -ENOENT;
-	if (p && p->bin && p->bin(s, b, ev, &rec, r, q))
+	if (p && p->bin && p->bin(rc, b, ev, &rec, r, q))
 		return 0;
 	trace_seq_printf(q, "type: %d\n", r->type);
 	return 0;
@@ -942,23 +963,25 @@ static bool prints_bitmask(struct kt_session *s, const struct kt_record *r)
  * not (bin, latency-format, a tracer's own output...) is counted. The text
  * and the timeline both print through here.
  */
-void kt_output__record(struct kt_session *s, struct kt_buffer *b, const struct kt_trace_opts *o,
+void kt_output__record(struct kt_render *rc, struct kt_buffer *b, const struct kt_trace_opts *o,
 		       const struct kt_record *r, struct trace_seq *q)
 {
+	struct kt_session *s = rc->s;
+
 	if ((o->latency_fmt && !o->lat_view) || o->verbose || o->printk_msgonly || o->fields ||
 	    o->tracer_own_output || o->last_boot || (o->bitmask_list && prints_bitmask(s, r)))
 		b->loss.events_unrendered++;
 	if (o->bin) {
-		if (bin_record(s, b, o, r, q) == -ENOENT)
+		if (bin_record(rc, b, o, r, q) == -ENOENT)
 			b->loss.events_unknown++;
 		return;
 	}
 	if (!o->bin && (o->raw || o->hex)) {
-		if (kt_output__raw_hex(s, b, r, q) == -ENOENT)
+		if (kt_output__raw_hex(rc, b, r, q) == -ENOENT)
 			b->loss.events_unknown++;
 		return;
 	}
 	kt_render__context(s, b, r, q);
-	if (kt_render__event(s, b, r, q) == -ENOENT)
+	if (kt_render__event(rc, b, r, q) == -ENOENT)
 		b->loss.events_unknown++;
 }

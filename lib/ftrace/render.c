@@ -33,19 +33,45 @@ static char *resolve_func(void *priv, unsigned long long *addrp, char **modp)
 	return (char *)name;
 }
 
-unsigned long kt_render__tep_gen;
+/* the context's handle and what is cached of its events */
+static void render_release(struct kt_render *rc)
+{
+	if (rc->tep)
+		tep_free(rc->tep);
+	free(rc->tried);
+	rc->tep = NULL;
+	rc->tried = NULL;
+	rc->printk = false;
+	memset(&rc->fn, 0, sizeof(rc->fn));
+}
 
 void kt_text__free_tep(struct kt_session *s)
 {
-	if (s->tep) {
-		__atomic_add_fetch(&kt_render__tep_gen, 1, __ATOMIC_RELAXED);
-		tep_free(s->tep);
-	}
-	s->tep = NULL;
+	render_release(&s->render);
 }
 
-/* the buffer being rendered, for __kt_ptr(), which gets no private data */
-static __thread struct kt_buffer *render_buffer;
+/*
+ * The context whose records libtraceevent is printing on this thread:
+ * the print functions it calls (__kt_ptr(), __kt_sym(), __kt_nz()) get
+ * the trace_seq and their arguments but no private data, so the context
+ * is set for the length of tep_print_event() (print_info()) and for no
+ * longer. The one thread-local of rendering, and only for that call.
+ */
+static __thread struct kt_render *printing;
+
+struct kt_render *kt_render__printing(void)
+{
+	return printing;
+}
+
+static void print_info(struct kt_render *rc, struct trace_seq *q, struct tep_record *rec)
+{
+	struct kt_render *outer = printing;
+
+	printing = rc;
+	tep_print_event(rc->tep, q, rec, "%s", TEP_PRINT_INFO);
+	printing = outer;
+}
 
 /*
  * %p as the trace file printed it. Before the hash-ptr option (5.11,
@@ -54,9 +80,9 @@ static __thread struct kt_buffer *render_buffer;
  * ptr_key, the low 32 bits, NULL and error pointers left raw; the
  * no_hash_pointers boot option turns hashing off.
  */
-size_t kt_render__ptr_text(uint64_t v, char *out)
+size_t kt_render__ptr_text(const struct kt_render *rc, uint64_t v, char *out)
 {
-	struct kt_buffer *b = render_buffer;
+	struct kt_buffer *b = rc ? rc->b : NULL;
 	int i;
 
 	if (b && b->hash_ptr == 1 && v && v < (uint64_t)-4095) {
@@ -76,14 +102,15 @@ static unsigned long long print_ptr(struct trace_seq *q, unsigned long long *arg
 {
 	char text[17];
 
-	kt_render__ptr_text(args[0], text);
+	kt_render__ptr_text(printing, args[0], text);
 	trace_seq_puts(q, text);
 	return 0;
 }
 
-size_t kt_render__sym_text(uint64_t addr, int kind, char *out, size_t cap)
+size_t kt_render__sym_text(const struct kt_render *rc, uint64_t addr, int kind, char *out,
+			   size_t cap)
 {
-	struct kt_buffer *b = render_buffer;
+	struct kt_buffer *b = rc ? rc->b : NULL;
 	uint64_t look = kind == 2 ? addr - 1 : addr, start, size;
 	const char *name = NULL, *mod = NULL;
 	size_t n, m;
@@ -133,7 +160,7 @@ static unsigned long long print_sym(struct trace_seq *q, unsigned long long *arg
 	char text[1024];
 
 	/* a name too long for the buffer (none is: KSYM_NAME_LEN is 512) */
-	if (!kt_render__sym_text(args[0], (int)args[1], text, sizeof(text)))
+	if (!kt_render__sym_text(printing, args[0], (int)args[1], text, sizeof(text)))
 		trace_seq_printf(q, "0x%llx", (unsigned long long)args[0]);
 	else
 		trace_seq_puts(q, text);
@@ -192,16 +219,6 @@ static void probe_hash(struct kt_session *s, struct kt_buffer *b)
 }
 
 /*
- * A worker thread of jobs.c renders with a libtraceevent handle of its
- * own: the library keeps lookup caches in the handle and its parser's
- * input in globals, so one handle is never shared between threads.
- */
-static __thread struct tep_handle *thread_tep;
-static __thread struct kt_session *thread_s;
-static __thread bool thread_printk;
-static __thread uint8_t *thread_tried;	/* event ids parsed (or tried) */
-
-/*
  * A handle set up as every handle of @s: sizes, the header page, the
  * function resolver and ktrace's print functions. @lock: take the
  * session's lock around libtraceevent's parser (false in the trial
@@ -242,30 +259,43 @@ static struct tep_handle *tep_setup(struct kt_session *s, bool lock)
 	return tep;
 }
 
-int kt_render__thread_begin(struct kt_session *s)
+/*
+ * A worker thread of jobs.c renders with a context and a libtraceevent
+ * handle of its own: the library keeps lookup caches in the handle and
+ * its parser's input in globals, so one handle is never shared between
+ * threads.
+ */
+struct kt_render *kt_render__new_worker(struct kt_session *s)
 {
-	thread_tried = calloc(65536 / 8, 1);
-	thread_tep = tep_setup(s, true);
-	if (!thread_tep || !thread_tried) {
-		kt_render__thread_end();
-		return -ENOMEM;
+	struct kt_render *rc = calloc(1, sizeof(*rc));
+
+	if (!rc)
+		return NULL;
+	rc->s = s;
+	rc->worker = true;
+	rc->tried = calloc(65536 / 8, 1);
+	rc->tep = tep_setup(s, true);
+	if (!rc->tep || !rc->tried) {
+		kt_render__free(rc);
+		return NULL;
 	}
-	thread_s = s;
-	thread_printk = false;
-	kt_render__printk_formats(s, thread_tep);
-	return 0;
+	kt_render__printk_formats(rc);
+	return rc;
 }
 
-void kt_render__thread_end(void)
+void kt_render__free(struct kt_render *rc)
 {
-	if (thread_tep) {
-		__atomic_add_fetch(&kt_render__tep_gen, 1, __ATOMIC_RELAXED);
-		tep_free(thread_tep);
-	}
-	free(thread_tried);
-	thread_tep = NULL;
-	thread_tried = NULL;
-	thread_s = NULL;
+	if (!rc)
+		return;
+	render_release(rc);
+	free(rc);
+}
+
+/* the session's own context; its handle is made on first use (kt_render__tep()) */
+struct kt_render *kt_render__session(struct kt_session *s)
+{
+	s->render.s = s;
+	return &s->render;
 }
 
 void kt_render__probe_hash(struct kt_session *s, struct kt_buffer *b)
@@ -274,15 +304,15 @@ void kt_render__probe_hash(struct kt_session *s, struct kt_buffer *b)
 		probe_hash(s, b);
 }
 
-struct tep_handle *kt_render__tep(struct kt_session *s)
+struct tep_handle *kt_render__tep(struct kt_render *rc)
 {
+	struct kt_session *s = rc->s;
 	struct tep_handle *tep;
 	uint64_t addr;
 
-	if (thread_tep && thread_s == s)
-		return thread_tep;
-	if (s->tep)
-		return s->tep;
+	/* a worker's was made with its context */
+	if (rc->tep || rc->worker)
+		return rc->tep;
 	tep = tep_setup(s, true);
 	if (!tep)
 		return NULL;
@@ -294,8 +324,8 @@ struct tep_handle *kt_render__tep(struct kt_session *s)
 	else
 		kt_warn(s, "cannot read ptr_key: %%p values the kernel hashed are printed raw, "
 			   "and counted");
-	s->tep = tep;
-	kt_render__printk_formats(s, tep);
+	rc->tep = tep;
+	kt_render__printk_formats(rc);
 	return tep;
 }
 
@@ -309,16 +339,17 @@ struct tep_handle *kt_render__tep(struct kt_session *s)
  * before any lookup, in each handle alike (trace_printk.c reads them
  * once per session).
  */
-void kt_render__printk_formats(struct kt_session *s, struct tep_handle *tep)
+void kt_render__printk_formats(struct kt_render *rc)
 {
-	bool *done = tep == s->tep ? &s->tep_printk : &thread_printk;
+	struct kt_session *s = rc->s;
+	struct tep_handle *tep = rc->tep;
 	const char *fmt;
 	uint64_t addr;
 	int i;
 
-	if (*done)
+	if (rc->printk)
 		return;
-	*done = true;
+	rc->printk = true;
 	kt_lock(s);
 	for (i = 0; kt_session__printk_fmt(s, i, &addr, &fmt); i++) {
 		char *quoted, *capped = kt_fmtcheck__printk(fmt, kt_guard__seq_size(s));
@@ -411,6 +442,14 @@ static bool fmt_fields_known(const char *fmt, char *miss, size_t len)
  * dereferences NULL on. A trial parse in a child process, once per event
  * id met (about a millisecond), keeps such a format from taking the
  * whole extraction (or a crash session) down with it.
+ *
+ * Why a process and not a check here: the checks before it
+ * (fmt_fields_known(), kt_fmtcheck__apply()) refuse what fuzzing found,
+ * but they are ours and the parser is not: nothing shows that no other
+ * text faults it. A fault in this process cannot be undone: a SIGSEGV or
+ * SIGFPE handler that longjmp()s out leaves the handle half-built and the
+ * parser's globals set, and inside crash the signal handlers are crash's.
+ * The child ends with _exit(), so crash's exit handlers never run twice.
  */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define KT_SANITIZED 1
@@ -521,13 +560,14 @@ static void find_event_first(struct kt_session *s, struct tep_handle *tep, struc
 }
 
 /*
- * The libtraceevent event for @id in this thread's handle: the session's
+ * The libtraceevent event for @id in the handle of @rc: the session's
  * parses it on first use (find_event_first()); a worker's parses the text
  * the session's was given.
  */
-struct tep_event *kt_render__find_event(struct kt_session *s, int id)
+struct tep_event *kt_render__find_event(struct kt_render *rc, int id)
 {
-	struct tep_handle *tep = kt_render__tep(s);
+	struct kt_session *s = rc->s;
+	struct tep_handle *tep = kt_render__tep(rc);
 	struct kt_event *e;
 	struct tep_event *ev;
 
@@ -537,12 +577,12 @@ struct tep_event *kt_render__find_event(struct kt_session *s, int id)
 	if (ev)
 		return ev;
 	e = (struct kt_event *)kt_session__find_event(s, id);
-	if (tep != s->tep) {
+	if (rc->worker) {
 		/* a worker's handle: the session's parsed it first (jobs.c) */
 		if (!e || !e->tep_text || id < 0 || id > 65535 ||
-		    thread_tried[id / 8] & (1 << (id % 8)))
+		    rc->tried[id / 8] & (1 << (id % 8)))
 			return NULL;
-		thread_tried[id / 8] |= 1 << (id % 8);
+		rc->tried[id / 8] |= 1 << (id % 8);
 		kt_lock(s);
 		tep_parse_event(tep, e->tep_text, strlen(e->tep_text), e->system);
 		kt_unlock(s);
@@ -634,10 +674,11 @@ static const struct kt_fastfmt *fast_of(struct kt_session *s, const struct kt_ev
 }
 
 /* The event part of the line: "name: info" (tracepoints) or the ftrace text. */
-int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_record *r,
+int kt_render__event(struct kt_render *rc, struct kt_buffer *b, const struct kt_record *r,
 		     struct trace_seq *q)
 {
-	struct tep_handle *tep = kt_render__tep(s);
+	struct kt_session *s = rc->s;
+	struct tep_handle *tep = kt_render__tep(rc);
 	struct tep_record rec = { 0 };
 	struct tep_format_field *bad;
 	const struct kt_event *e;
@@ -645,10 +686,10 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 
 	if (!tep)
 		return -ENOMEM;
-	ev = kt_render__find_event(s, r->type);
+	ev = kt_render__find_event(rc, r->type);
 	if (b->hash_ptr < 0)
 		probe_hash(s, b);
-	render_buffer = b;
+	rc->b = b;
 	if (!ev) {
 		trace_seq_printf(q, "Unknown type %d", r->type);
 		return -ENOENT;
@@ -663,9 +704,9 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 	 * last array is as long as the record: kernel_stack's caller[] holds
 	 * as many entries as were saved, not the 8 its format declares).
 	 */
-	if (ev->system && !strcmp(ev->system, "ftrace") && kt_output__ftrace(s, b, ev, &rec, q))
-		return 0;
 	e = kt_session__find_event(s, r->type);
+	if (e && kt_output__ftrace(rc, b, e, ev, &rec, q))
+		return 0;
 	{
 		if (e && e->dyn) {
 			unsigned int o = q->len;
@@ -707,7 +748,7 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		trace_seq_puts(q, ": ");
 		{
 			unsigned int o = q->len;
-			int perr = kt_trace_printk__print(s, ev, &rec, q);
+			int perr = kt_trace_printk__print(rc, ev, &rec, q);
 
 			if (!perr)
 				return 0;
@@ -724,7 +765,7 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 			struct trace_seq t;
 
 			trace_seq_init(&t);
-			tep_print_event(tep, &t, &rec, "%s", TEP_PRINT_INFO);
+			print_info(rc, &t, &rec);
 			trace_seq_terminate(&t);
 			/*
 			 * libtraceevent (1.7.1) marks bprint failed for good when
@@ -767,7 +808,7 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 		const char *why = NULL;
 		size_t n;
 
-		bool fast = ff && !kt_fastfmt__print(ff, q, r->data, r->size);
+		bool fast = ff && !kt_fastfmt__print(rc, ff, q, r->data, r->size);
 
 		if (!fast) {
 			/*
@@ -777,9 +818,9 @@ int kt_render__event(struct kt_session *s, struct kt_buffer *b, const struct kt_
 			why = ev->flags & TEP_EVENT_FL_FAILED ? "a format libtraceevent cannot parse"
 							     : kt_guard__helpers(ev, r);
 			if (!why) {
-				kt_guard__begin();
-				tep_print_event(tep, q, &rec, "%s", TEP_PRINT_INFO);
-				if (kt_guard__div_zero())
+				rc->div_zero = false;
+				print_info(rc, q, &rec);
+				if (rc->div_zero)
 					why = "a division by zero";
 			}
 		}

@@ -198,8 +198,8 @@ static void bstr_put(struct trace_seq *t, const struct kt_kspec *sp, uint64_t v,
  * moment that is known: a width taken from the record (%*d of 2^23) is
  * never written out
  */
-static int bstr_print(const char *fmt, const uint8_t *buf, size_t len, struct trace_seq *t,
-		      int limit)
+static int bstr_print(const struct kt_render *rc, const char *fmt, const uint8_t *buf,
+		      size_t len, struct trace_seq *t, int limit)
 {
 	struct bstr a = { buf, len, 0, false };
 	const char *p = fmt;
@@ -242,12 +242,12 @@ static int bstr_print(const char *fmt, const uint8_t *buf, size_t len, struct tr
 			if (kind == -2)
 				return -EOPNOTSUPP;
 			if (kind == -1) {
-				kt_render__ptr_text(bstr_arg(&a, 8), text);
+				kt_render__ptr_text(rc, bstr_arg(&a, 8), text);
 				trace_seq_puts(t, text);
 			} else {
 				uint64_t v = bstr_arg(&a, 8);
 
-				sym = kt_render__sym_text(v, kind, text, sizeof(text)) ? text : NULL;
+				sym = kt_render__sym_text(rc, v, kind, text, sizeof(text)) ? text : NULL;
 				if (!sym)
 					return -EOPNOTSUPP;
 				bstr_put(t, &sp, 0, sym);
@@ -297,9 +297,10 @@ static bool fmt_differs(const char *fmt)
 	return false;
 }
 
-int kt_trace_printk__print(struct kt_session *s, struct tep_event *ev, struct tep_record *r,
+int kt_trace_printk__print(struct kt_render *rc, struct tep_event *ev, struct tep_record *r,
 			   struct trace_seq *q)
 {
+	struct kt_session *s = rc->s;
 	struct tep_format_field *buf = tep_find_field(ev, "buf");
 	const char *fmt = NULL, *f;
 	struct trace_seq t;
@@ -325,7 +326,7 @@ int kt_trace_printk__print(struct kt_session *s, struct tep_event *ev, struct te
 	 * a 64-bit value, printed differently with -J 1 and -J 2)
 	 */
 	trace_seq_init(&t);
-	err = bstr_print(fmt, (const uint8_t *)r->data + buf->offset,
+	err = bstr_print(rc, fmt, (const uint8_t *)r->data + buf->offset,
 			 (size_t)(r->size - buf->offset), &t,
 			 (int)kt_guard__seq_size(s) - (int)q->len - 1);
 	trace_seq_terminate(&t);

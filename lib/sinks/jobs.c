@@ -87,8 +87,8 @@ static int out_append(struct job_batch *bt, const char *p, size_t len)
  * One record, as kt_text__write() prints it with one job; @wb is the
  * worker's copy of the buffer, whose loss counts are the batch's.
  */
-static int render_one(struct jobs *j, struct kt_buffer *wb, struct job_batch *bt,
-		      struct job_rec *jr, struct trace_seq *q, struct jbuf *jb)
+static int render_one(struct jobs *j, struct kt_render *rc, struct kt_buffer *wb,
+		      struct job_batch *bt, struct job_rec *jr, struct trace_seq *q, struct jbuf *jb)
 {
 	struct kt_record r = jr->r;
 
@@ -96,7 +96,7 @@ static int render_one(struct jobs *j, struct kt_buffer *wb, struct job_batch *bt
 	if (j->json) {
 		/* as kt_json__write() with one thread: the losses are in the line */
 		jb->len = 0;
-		kt_json__event(j->s, wb, kt_render__find_event(j->s, r.type), &r, q, jb);
+		kt_json__event(rc, wb, kt_render__find_event(rc, r.type), &r, q, jb);
 		if (jb->failed)
 			return -ENOMEM;
 		jr->out_off = (uint32_t)bt->out_len;
@@ -107,7 +107,7 @@ static int render_one(struct jobs *j, struct kt_buffer *wb, struct job_batch *bt
 	if (jr->cpu_started)
 		trace_seq_printf(q, "##### CPU %d buffer started ####\n", r.cpu);
 	kt_output__lost(&r, q);
-	kt_output__record(j->s, wb, j->o_tr, &r, q);
+	kt_output__record(rc, wb, j->o_tr, &r, q);
 	trace_seq_putc(q, '\n');
 	trace_seq_terminate(q);
 	jr->out_off = (uint32_t)bt->out_len;
@@ -121,14 +121,15 @@ static void *worker(void *arg)
 	struct kt_buffer wb = *j->b;
 	struct trace_seq q;
 	struct jbuf jb = { 0 };
-	int err = kt_render__thread_begin(j->s);
+	/* this worker's own context and libtraceevent handle */
+	struct kt_render *rc = kt_render__new_worker(j->s);
 
 	pthread_mutex_lock(&j->lock);
 	j->started++;
-	j->ready += !err;
+	j->ready += !!rc;
 	pthread_cond_broadcast(&j->done);
 	pthread_mutex_unlock(&j->lock);
-	if (err)
+	if (!rc)
 		return NULL;	/* no handle: it takes no batch */
 	/* the calling thread said what there is to say about options */
 	wb.opts.warned_userobj = true;
@@ -150,7 +151,7 @@ static void *worker(void *arg)
 		bt->out_len = 0;
 		bt->err = 0;
 		for (i = 0; i < bt->n && !bt->err; i++)
-			bt->err = render_one(j, &wb, bt, &bt->recs[i], &q, &jb);
+			bt->err = render_one(j, rc, &wb, bt, &bt->recs[i], &q, &jb);
 		bt->loss = wb.loss;
 
 		pthread_mutex_lock(&j->lock);
@@ -160,7 +161,7 @@ static void *worker(void *arg)
 	pthread_mutex_unlock(&j->lock);
 	trace_seq_destroy(&q);
 	free(jb.p);
-	kt_render__thread_end();
+	kt_render__free(rc);
 	return NULL;
 }
 
@@ -223,7 +224,7 @@ static void prepare(struct jobs *j, const struct kt_record *r, uint8_t *seen)
 	if (r->type < 0 || r->type > 65535 || seen[r->type / 8] & (1 << (r->type % 8)))
 		return;
 	seen[r->type / 8] |= 1 << (r->type % 8);
-	ev = kt_render__find_event(j->s, r->type);
+	ev = kt_render__find_event(kt_render__session(j->s), r->type);
 	if (ev && ev->system && !strcmp(ev->system, "ftrace") &&
 	    !strcmp(ev->name, "user_stack") && b->opts.sym_userobj && !b->opts.warned_userobj &&
 	    /* JSON's text is the event's own, whatever bin, raw and hex say */
@@ -242,7 +243,7 @@ static void warm_up(struct kt_session *s, struct kt_buffer *b)
 	const char *mod, *fmt;
 	char comm[KT_COMM_BUF];
 
-	kt_render__tep(s);
+	kt_render__tep(kt_render__session(s));
 	kt_opts__load(s, b);
 	kt_render__probe_hash(s, b);
 	kt_symbol_lookup(s, 0, &start, &size, &mod);

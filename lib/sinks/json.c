@@ -241,9 +241,10 @@ static void json_header(struct kt_session *s, struct kt_buffer *b, FILE *out)
 }
 
 /* the line of a trace array's event @r (@ev: its format, NULL unknown), into @j */
-void kt_json__event(struct kt_session *s, struct kt_buffer *b, struct tep_event *ev,
+void kt_json__event(struct kt_render *rc, struct kt_buffer *b, struct tep_event *ev,
 		    const struct kt_record *r, struct trace_seq *q, struct jbuf *j)
 {
+	struct kt_session *s = rc->s;
 	const struct kt_layout *l = &s->l;
 	const uint8_t *d = r->data;
 	uint64_t us = (r->ts + 500) / 1000;
@@ -299,7 +300,7 @@ void kt_json__event(struct kt_session *s, struct kt_buffer *b, struct tep_event 
 	}
 	jb_puts(j, "},\"text\":");
 	trace_seq_reset(q);
-	kt_render__event(s, b, r, q);
+	kt_render__event(rc, b, r, q);
 	trace_seq_terminate(q);
 	jb_str(j, q->buffer, q->len);
 	jb_puts(j, "}\n");
@@ -308,7 +309,8 @@ void kt_json__event(struct kt_session *s, struct kt_buffer *b, struct tep_event 
 static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		      const struct kt_text_opts *opts)
 {
-	struct tep_handle *tep = kt_render__tep(s);
+	struct kt_render *rc = kt_render__session(s);
+	struct tep_handle *tep = kt_render__tep(rc);
 	struct kt_text_opts o = { 0 };
 	const struct kt_trace_opts *o_tr = b->ops ? NULL : kt_opts__load(s, b);
 	/* a latency tracer's file hides what came before its trace (latency.c) */
@@ -352,7 +354,7 @@ static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	}
 	trace_seq_init(&q);
 	while ((ret = kt_iter__next(it, &r)) > 0) {
-		struct tep_event *ev = kt_render__find_event(s, r.type);
+		struct tep_event *ev = kt_render__find_event(rc, r.type);
 		uint64_t us = (r.ts + 500) / 1000;
 
 		if (lat && kt_latency__skip(o_tr, &r, done))
@@ -374,7 +376,7 @@ static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			continue;
 		}
 		jb.len = 0;
-		kt_json__event(s, b, ev, &r, &q, &jb);
+		kt_json__event(rc, b, ev, &r, &q, &jb);
 		if (jb.failed) {
 			ret = -ENOMEM;
 			break;

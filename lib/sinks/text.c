@@ -76,6 +76,7 @@ static int lat_text(struct kt_session *s, struct kt_buffer *b, struct kt_iter *i
 		    const struct kt_trace_opts *o, bool annotate, struct line_ring *ring, FILE *out)
 {
 	uint64_t started[KT_CPUMASK_WORDS] = { 0 }, done[KT_CPUMASK_WORDS] = { 0 }, idx = 0;
+	struct kt_render *rc = kt_render__session(s);
 	struct kt_record prev, r;
 	struct trace_seq q;
 	void *copy = NULL;
@@ -114,7 +115,7 @@ static int lat_text(struct kt_session *s, struct kt_buffer *b, struct kt_iter *i
 			if (o->context_info)
 				kt_latency__context(s, b, &prev, o->lat_time_start,
 						    last ? prev.ts : r.ts, &q);
-			if (kt_render__event(s, b, &prev, &q) == -ENOENT)
+			if (kt_render__event(rc, b, &prev, &q) == -ENOENT)
 				b->loss.events_unknown++;
 			trace_seq_putc(&q, '\n');
 			trace_seq_terminate(&q);
@@ -179,6 +180,7 @@ static void warn_options(struct kt_session *s, struct kt_buffer *b,
 int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		   const struct kt_text_opts *opts)
 {
+	struct kt_render *rc = kt_render__session(s);
 	struct kt_text_opts o = { 0 };
 	struct line_ring ring = { 0 };
 	const struct kt_trace_opts *o_tr;
@@ -207,7 +209,7 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		return -errno;
 	}
 	/* the function graph tracer prints its buffer itself (fgraph.c) */
-	graph = kt_fgraph__new(s, b);
+	graph = kt_fgraph__new(rc, b);
 	if (graph && !kt_fgraph__usable(graph)) {
 		kt_fgraph__free(graph);
 		graph = NULL;
@@ -311,7 +313,7 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 			if (b->ops->text(b, &r, &q) == -ENOENT)
 				b->loss.events_unknown++;
 		} else {
-			kt_output__record(s, b, graph ? &o_plain : o_tr, &r, &q);
+			kt_output__record(rc, b, graph ? &o_plain : o_tr, &r, &q);
 		}
 		/* print_bin_fmt() ends a record where its bytes end */
 		if (b->ops || !o_tr->bin || graph)

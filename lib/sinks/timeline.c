@@ -182,13 +182,13 @@ static void print_event(struct kt_session *s, struct source *src, FILE *out,
 		struct kt_trace_opts o = *kt_opts__load(s, src->b);
 
 		o.tracer_own_output = false;
-		kt_output__record(s, src->b, &o, r, q);
+		kt_output__record(kt_render__session(s), src->b, &o, r, q);
 	} else {
 		/* the timeline is text: bin's records as with bin off */
 		struct kt_trace_opts o = *kt_opts__load(s, src->b);
 
 		o.bin = false;
-		kt_output__record(s, src->b, &o, r, q);
+		kt_output__record(kt_render__session(s), src->b, &o, r, q);
 	}
 	trace_seq_terminate(q);
 	/* a stack trace event renders as several lines: each is marked */
@@ -215,7 +215,7 @@ int kt_timeline__write(struct kt_session *s, FILE *out, const struct kt_timeline
 		return err;
 	if (!io.ts_max)
 		io.ts_max = UINT64_MAX;
-	if (!kt_render__tep(s))
+	if (!kt_render__tep(kt_render__session(s)))
 		return -ENOMEM;
 	srcs = calloc(s->nr_buffers + 1, sizeof(*srcs));
 	if (!srcs)
@@ -236,7 +236,7 @@ int kt_timeline__write(struct kt_session *s, FILE *out, const struct kt_timeline
 				b->name, b->clock, why);
 			continue;
 		}
-		srcs[n].graph = kt_fgraph__new(s, b);
+		srcs[n].graph = kt_fgraph__new(kt_render__session(s), b);
 		if (srcs[n].graph && !kt_fgraph__usable(srcs[n].graph)) {
 			kt_fgraph__free(srcs[n].graph);
 			srcs[n].graph = NULL;
