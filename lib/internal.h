@@ -742,6 +742,11 @@ void kt_output__lat_columns(struct kt_session *s, const struct kt_record *r, str
  * many is not known; nothing otherwise. Every sink's one place for it.
  */
 void kt_output__lost(const struct kt_record *r, struct trace_seq *q);
+/* the same in JSON: the "lost_before" of @r, -1 when how many is not known */
+static inline long long kt_record__lost_before(const struct kt_record *r)
+{
+	return r->missed_unknown ? -1LL : (long long)r->missed;
+}
 
 /* iter.c: the next record of the CPU of the record returned last */
 int kt_iter__peek_cpu(struct kt_iter *it, struct kt_record *rec);

@@ -8,8 +8,8 @@
  * library's ABI). Here each struct is a table of its counters, and one
  * set of functions walks a table: adding two accounts, "was anything
  * lost" (the exit status 10), the summary lines and the JSON object. A
- * new counter is a member and one line of its table; the _Static_asserts
- * say when a member has no line.
+ * member added to a struct (callers allocate them: a new ABI version) is
+ * one line of its table; the _Static_asserts say when a member has none.
  */
 #include <stddef.h>
 #include <string.h>
@@ -63,8 +63,8 @@ static const struct loss_counter ftrace_counters[] = {
 	F(pages_corrupt, "corrupt (skipped): ", L_PAGES, true),
 	F(pages_zero, "zero-filled: ", L_PAGES, true),
 	F(list_anomalies, "page-list anomalies: ", L_PAGES, true),
-	/* what the kernel itself overwrote or dropped is its flight
-	 * recorder working, not a loss of ours */
+	/* what the kernel overwrote or dropped itself is said, but is no
+	 * loss of the reading: a flight recorder overwrites by design */
 	F(events_overrun, "events overwritten by the kernel: ", L_EVENTS, false),
 	F(events_dropped, "dropped by the kernel: ", L_EVENTS, false),
 	F(events_missed_pages, "pages flagged missed-events: ", L_EVENTS, false),
