@@ -677,8 +677,16 @@ void kt_log__free(struct kt_log *log);
 /* relay/: the relay channels */
 struct kt_relay;
 void kt_relay__free(struct kt_relay *r);
-/* the "kernel log records: ..." line of kt_loss__print() */
+/*
+ * loss.c: the loss account. Adding one recorder's counts to another's,
+ * the "kernel log records: ..." line of kt_loss__print(), the log's
+ * counts as members of its JSON header (",\"records\":N,...")
+ */
+void kt_loss__add(struct kt_loss *to, const struct kt_loss *from);
+void kt_relay_loss__add(struct kt_relay_loss *to, const struct kt_relay_loss *from);
+void kt_lttng_loss__add(struct kt_lttng_loss *to, const struct kt_lttng_loss *from);
 void kt_loss__print_log(const struct kt_loss *l, FILE *out, const char *prefix);
+void kt_loss__json_log(const struct kt_loss *l, FILE *out);
 /* json.c: @p (at most @max bytes, up to a NUL) as a JSON string */
 void kt_json__str(FILE *out, const char *p, size_t max);
 
@@ -774,6 +782,11 @@ void kt_output__lat_columns(struct kt_session *s, const struct kt_record *r, str
  * many is not known; nothing otherwise. Every sink's one place for it.
  */
 void kt_output__lost(const struct kt_record *r, struct trace_seq *q);
+/* the same in JSON: the "lost_before" of @r, -1 when how many is not known */
+static inline long long kt_record__lost_before(const struct kt_record *r)
+{
+	return r->missed_unknown ? -1LL : (long long)r->missed;
+}
 
 /* iter.c: the next record of the CPU of the record returned last */
 int kt_iter__peek_cpu(struct kt_iter *it, struct kt_record *rec);

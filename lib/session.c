@@ -252,15 +252,8 @@ void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
 	int i;
 
 	memset(loss, 0, sizeof(*loss));
-	for (i = 0; i < s->nr_buffers; i++) {
-		const struct kt_loss *b = &s->buffers[i]->loss;
-		uint64_t *d = (uint64_t *)loss;
-		const uint64_t *x = (const uint64_t *)b;
-		size_t k;
-
-		for (k = 0; k < sizeof(*loss) / sizeof(uint64_t); k++)
-			d[k] += x[k];
-	}
+	for (i = 0; i < s->nr_buffers; i++)
+		kt_loss__add(loss, &s->buffers[i]->loss);
 	loss->addrs_unnamed = __atomic_load_n(&s->addrs_unnamed, __ATOMIC_RELAXED);
 	loss->addrs_substituted = __atomic_load_n(&s->addrs_substituted, __ATOMIC_RELAXED);
 	loss->buffers_unread = s->buffers_unread;
@@ -282,99 +275,3 @@ void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
 const char *kt_session__header_page(const struct kt_session *s) { return s->header_page; }
 const char *kt_session__header_event(const struct kt_session *s) { return s->header_event; }
 
-bool kt_loss__any(const struct kt_loss *l)
-{
-	return l->pages_unreadable || l->pages_filtered || l->pages_corrupt ||
-	       l->pages_zero || l->list_anomalies || l->events_unknown ||
-	       l->events_unrendered || l->log_corrupt || l->log_unreadable || l->records_bad ||
-	       l->addrs_unnamed || l->addrs_substituted || l->ptrs_unhashed ||
-	       l->options_unread || l->buffers_unread || l->cpus_unread;
-}
-
-void kt_loss__json(const struct kt_loss *l, FILE *out)
-{
-#define KT_LOSS_FIELD(f) { #f, offsetof(struct kt_loss, f) }
-	static const struct {
-		const char *name;
-		size_t off;
-	} fields[] = {
-		KT_LOSS_FIELD(pages_total), KT_LOSS_FIELD(pages_unreadable),
-		KT_LOSS_FIELD(pages_filtered), KT_LOSS_FIELD(pages_corrupt),
-		KT_LOSS_FIELD(pages_zero), KT_LOSS_FIELD(list_anomalies),
-		KT_LOSS_FIELD(events_overrun), KT_LOSS_FIELD(events_dropped),
-		KT_LOSS_FIELD(events_missed_pages), KT_LOSS_FIELD(events_missed_stored),
-		KT_LOSS_FIELD(events_unknown), KT_LOSS_FIELD(inflight_bytes),
-		KT_LOSS_FIELD(events_unrendered), KT_LOSS_FIELD(records_bad),
-		KT_LOSS_FIELD(addrs_unnamed), KT_LOSS_FIELD(addrs_substituted),
-		KT_LOSS_FIELD(ptrs_unhashed), KT_LOSS_FIELD(options_unread),
-		KT_LOSS_FIELD(buffers_unread), KT_LOSS_FIELD(events_unread),
-		KT_LOSS_FIELD(cpus_unread),
-		KT_LOSS_FIELD(log_records), KT_LOSS_FIELD(log_overwritten),
-		KT_LOSS_FIELD(log_dropped), KT_LOSS_FIELD(log_inflight),
-		KT_LOSS_FIELD(log_corrupt), KT_LOSS_FIELD(log_unreadable),
-	};
-#undef KT_LOSS_FIELD
-	size_t i;
-
-	_Static_assert(sizeof(fields) / sizeof(fields[0]) == sizeof(*l) / sizeof(uint64_t),
-		       "every counter of struct kt_loss is in the JSON");
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		uint64_t v;
-
-		memcpy(&v, (const char *)l + fields[i].off, sizeof(v));
-		fprintf(out, "%s\"%s\":%llu", i ? "," : "{", fields[i].name,
-			(unsigned long long)v);
-	}
-	fputs("}", out);
-}
-
-void kt_loss__print(const struct kt_loss *l, FILE *out, const char *prefix)
-{
-	fprintf(out, "%spages read: %llu, unreadable: %llu, filtered from the dump: %llu, "
-		     "corrupt (skipped): %llu, zero-filled: %llu, page-list anomalies: %llu\n",
-		prefix, (unsigned long long)l->pages_total,
-		(unsigned long long)l->pages_unreadable, (unsigned long long)l->pages_filtered,
-		(unsigned long long)l->pages_corrupt, (unsigned long long)l->pages_zero,
-		(unsigned long long)l->list_anomalies);
-	fprintf(out, "%sevents overwritten by the kernel: %llu, dropped by the kernel: %llu, "
-		     "pages flagged missed-events: %llu, unknown event ids: %llu, "
-		     "in-flight bytes (reserved, not committed): %llu\n", prefix,
-		(unsigned long long)l->events_overrun, (unsigned long long)l->events_dropped,
-		(unsigned long long)l->events_missed_pages, (unsigned long long)l->events_unknown,
-		(unsigned long long)l->inflight_bytes);
-	if (l->records_bad)
-		fprintf(out, "%srecords their event's format could not decode: %llu\n", prefix,
-			(unsigned long long)l->records_bad);
-	if (l->events_unrendered)
-		fprintf(out, "%sevents not printed as the kernel would (an option, a tracer or a "
-			     "print format ktrace does not render): %llu\n", prefix,
-			(unsigned long long)l->events_unrendered);
-	if (l->addrs_unnamed)
-		fprintf(out, "%scode addresses printed as numbers where the kernel printed a "
-			     "symbol (no kallsyms could name them): %llu\n", prefix,
-			(unsigned long long)l->addrs_unnamed);
-	if (l->events_unread)
-		fprintf(out, "%sevent table entries not read (the ftrace_events list or an entry "
-			     "damaged): %llu\n", prefix, (unsigned long long)l->events_unread);
-	if (l->cpus_unread)
-		fprintf(out, "%sper-CPU buffers not read (their ring_buffer_per_cpu filtered out "
-			     "of the dump or damaged; how many events they held is not known): "
-			     "%llu\n", prefix, (unsigned long long)l->cpus_unread);
-	if (l->buffers_unread)
-		fprintf(out, "%strace buffers not read (an instance, or the instance list, "
-			     "damaged): %llu\n", prefix, (unsigned long long)l->buffers_unread);
-	if (l->options_unread)
-		fprintf(out, "%sbuffers printed with the default options (theirs not in the dump): "
-			     "%llu\n", prefix, (unsigned long long)l->options_unread);
-	if (l->ptrs_unhashed)
-		fprintf(out, "%spointers printed raw that the kernel printed hashed (its ptr_key is "
-			     "not in the dump): %llu\n", prefix, (unsigned long long)l->ptrs_unhashed);
-	if (l->addrs_substituted)
-		fprintf(out, "%scode addresses named from the vmlinux's symbol table (the dump's "
-			     "kallsyms could not be decoded): %llu\n", prefix,
-			(unsigned long long)l->addrs_substituted);
-	/* only where the kernel log was read: trace output stays as it was */
-	if (l->log_records || l->log_corrupt || l->log_unreadable || l->log_dropped ||
-	    l->log_inflight || l->log_overwritten)
-		kt_loss__print_log(l, out, prefix);
-}

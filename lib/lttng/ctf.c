@@ -16,39 +16,6 @@
 
 #define LTTNG_MODULE	"lttng_tracer"
 
-bool kt_lttng_loss__any(const struct kt_lttng_loss *l)
-{
-	return l->sessions_damaged || l->chans_damaged || l->bufs_damaged || l->bufs_unreadable ||
-	       l->packets_overwritten || l->packets_unreadable || l->sets_damaged ||
-	       l->bytes_uncommitted || l->list_anomalies;
-}
-
-void kt_lttng_loss__print(const struct kt_lttng_loss *l, FILE *out, const char *prefix)
-{
-	fprintf(out, "%slttng: lost: %llu sessions damaged, %llu channels damaged, %llu buffers "
-		     "damaged, %llu buffers unreadable, %llu packets overwritten, %llu packets "
-		     "unreadable, %llu page sets with a bad header, %llu bytes uncommitted, %llu "
-		     "list anomalies\n", prefix,
-		(unsigned long long)l->sessions_damaged, (unsigned long long)l->chans_damaged,
-		(unsigned long long)l->bufs_damaged, (unsigned long long)l->bufs_unreadable,
-		(unsigned long long)l->packets_overwritten, (unsigned long long)l->packets_unreadable,
-		(unsigned long long)l->sets_damaged, (unsigned long long)l->bytes_uncommitted,
-		(unsigned long long)l->list_anomalies);
-}
-
-static void loss_add(struct kt_lttng_loss *a, const struct kt_lttng_loss *b)
-{
-	a->sessions_damaged += b->sessions_damaged;
-	a->chans_damaged += b->chans_damaged;
-	a->bufs_damaged += b->bufs_damaged;
-	a->bufs_unreadable += b->bufs_unreadable;
-	a->packets_overwritten += b->packets_overwritten;
-	a->packets_unreadable += b->packets_unreadable;
-	a->sets_damaged += b->sets_damaged;
-	a->bytes_uncommitted += b->bytes_uncommitted;
-	a->list_anomalies += b->list_anomalies;
-}
-
 static void chan_free(struct kt_lttng_chan *c)
 {
 	int i;
@@ -335,7 +302,7 @@ static int for_each_chan(struct kt_session *s, const struct kt_lttng_layout *l, 
 		err = chan_read(s, l, node - l->c_node.off, name, &c, &meta);
 		if (!err && !meta)
 			err = fn(arg, &c);
-		loss_add(loss, &c.loss);
+		kt_lttng_loss__add(loss, &c.loss);
 		chan_free(&c);
 		if (err)
 			break;

@@ -94,16 +94,6 @@ void kt_log__loss(const struct kt_log *log, struct kt_loss *loss)
 	*loss = log->loss;
 }
 
-void kt_loss__print_log(const struct kt_loss *l, FILE *out, const char *prefix)
-{
-	fprintf(out, "%skernel log records: %llu, overwritten before the crash: %llu, "
-		     "dropped by the kernel: %llu, in flight (reserved, not committed): %llu, "
-		     "corrupt (skipped): %llu, unreadable: %llu\n", prefix,
-		(unsigned long long)l->log_records, (unsigned long long)l->log_overwritten,
-		(unsigned long long)l->log_dropped, (unsigned long long)l->log_inflight,
-		(unsigned long long)l->log_corrupt, (unsigned long long)l->log_unreadable);
-}
-
 void kt_log__print_loss(const struct kt_log *log, FILE *out, const char *prefix)
 {
 	kt_loss__print_log(&log->loss, out, prefix);
@@ -195,13 +185,8 @@ static void json_record(const struct kt_log_record *r, FILE *out)
 
 static void json_header(const struct kt_log *log, FILE *out)
 {
-	const struct kt_loss *l = &log->loss;
-
-	fprintf(out, "{\"log\":\"printk\",\"records\":%llu,\"overwritten\":%llu,\"dropped\":%llu,"
-		     "\"inflight\":%llu,\"corrupt\":%llu,\"unreadable\":%llu",
-		(unsigned long long)l->log_records, (unsigned long long)l->log_overwritten,
-		(unsigned long long)l->log_dropped, (unsigned long long)l->log_inflight,
-		(unsigned long long)l->log_corrupt, (unsigned long long)l->log_unreadable);
+	fputs("{\"log\":\"printk\"", out);
+	kt_loss__json_log(&log->loss, out);
 	if (log->panic_msg) {
 		fputs(",\"panic\":", out);
 		kt_json__str(out, log->panic_msg, KT_MAX_STR);

@@ -229,17 +229,8 @@ int kt_blktrace__write(struct kt_session *s, const char *dir, FILE *log,
 			snprintf(path, sizeof(path), "%s/%s.blktrace.%d", dir, name, cpu);
 			err = write_cpu(s, c, buf, path, log);
 		}
-		if (loss) {
-			struct kt_relay_loss *l = &c->loss;
-
-			loss->bufs_damaged += l->bufs_damaged;
-			loss->bufs_unreadable += l->bufs_unreadable;
-			loss->subbufs_overwritten += l->subbufs_overwritten;
-			loss->bytes_unreadable += l->bytes_unreadable;
-			loss->bytes_skipped += l->bytes_skipped;
-			loss->records_cut += l->records_cut;
-			loss->events_dropped += l->events_dropped;
-		}
+		if (loss)
+			kt_relay_loss__add(loss, &c->loss);
 	}
 	if (loss)
 		loss->list_anomalies += rl->loss.list_anomalies;

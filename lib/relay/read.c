@@ -119,44 +119,6 @@ void kt_session__print_relay(struct kt_session *s, FILE *out)
 	}
 }
 
-bool kt_relay_loss__any(const struct kt_relay_loss *l)
-{
-	return l->bufs_damaged || l->bufs_unreadable || l->subbufs_overwritten ||
-	       l->bytes_unreadable || l->bytes_skipped || l->records_cut || l->events_dropped ||
-	       l->list_anomalies;
-}
-
-/* " what N, ..." on one line after @prefix (NULL: continue the caller's line) */
-void kt_relay_loss__print(const struct kt_relay_loss *l, FILE *out, const char *prefix)
-{
-	const struct {
-		const char *what;
-		uint64_t v;
-	} f[] = {
-		{ "sub-buffers overwritten unread", l->subbufs_overwritten },
-		{ "events dropped by blktrace (buffers full)", l->events_dropped },
-		{ "buffers refused as damaged", l->bufs_damaged },
-		{ "buffers unreadable", l->bufs_unreadable },
-		{ "bytes unreadable", l->bytes_unreadable },
-		{ "bytes skipped (no valid record)", l->bytes_skipped },
-		{ "records cut", l->records_cut },
-		{ "channel list anomalies", l->list_anomalies },
-	};
-	const char *sep = " ";
-	size_t i;
-
-	if (prefix)
-		fprintf(out, "%srelay lost:", prefix);
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		if (!f[i].v)
-			continue;
-		fprintf(out, "%s%s %llu", sep, f[i].what, (unsigned long long)f[i].v);
-		sep = ", ";
-	}
-	if (prefix)
-		fputc('\n', out);
-}
-
 static int raw_run(void *arg, const void *data, size_t len)
 {
 	return fwrite(data, 1, len, arg) == len ? 0 : -EIO;
@@ -203,11 +165,13 @@ int kt_relay__write_raw(struct kt_session *s, const char *dir, FILE *log,
 					b->damaged ? " (its buffer was refused)" : "");
 		}
 		if (loss) {
-			loss->bufs_damaged += c->loss.bufs_damaged;
-			loss->bufs_unreadable += c->loss.bufs_unreadable;
-			loss->subbufs_overwritten += c->loss.subbufs_overwritten;
-			loss->bytes_unreadable += c->loss.bytes_unreadable;
-			loss->events_dropped += c->loss.events_dropped;
+			struct kt_relay_loss l = c->loss;
+
+			/* what blktrace's decoding skipped (kt_blktrace__write()
+			 * on this session before) is not lost from a raw copy */
+			l.bytes_skipped = 0;
+			l.records_cut = 0;
+			kt_relay_loss__add(loss, &l);
 		}
 	}
 	if (loss)

@@ -165,18 +165,6 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static void loss_add(struct kt_loss *to, const struct kt_loss *from)
-{
-	uint64_t *t = (uint64_t *)to;
-	const uint64_t *f = (const uint64_t *)from;
-	size_t i;
-
-	_Static_assert(sizeof(struct kt_loss) % sizeof(uint64_t) == 0,
-		       "struct kt_loss holds counters only");
-	for (i = 0; i < sizeof(*to) / sizeof(uint64_t); i++)
-		t[i] += f[i];
-}
-
 /* wait for batch @seq, then give its lines to @emit and free it */
 static int write_batch(struct jobs *j, uint64_t seq, kt_jobs_emit_fn emit, void *ctx)
 {
@@ -188,7 +176,7 @@ static int write_batch(struct jobs *j, uint64_t seq, kt_jobs_emit_fn emit, void 
 	while (bt->state != BATCH_DONE)
 		pthread_cond_wait(&j->done, &j->lock);
 	pthread_mutex_unlock(&j->lock);
-	loss_add(&j->b->loss, &bt->loss);
+	kt_loss__add(&j->b->loss, &bt->loss);
 	err = bt->err;
 	if (emit && j->direct && !err && bt->out_len &&
 	    fwrite(bt->out, 1, bt->out_len, j->direct) != bt->out_len)

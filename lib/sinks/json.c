@@ -270,7 +270,7 @@ void kt_json__event(struct kt_render *rc, struct kt_buffer *b, struct tep_event 
 	jb_udec(j, r->size > l->te_preempt_count.off ? d[l->te_preempt_count.off] : 0);
 	if (r->missed || r->missed_unknown) {
 		jb_puts(j, ",\"lost_before\":");
-		jb_dec(j, r->missed_unknown ? -1LL : (long long)r->missed);
+		jb_dec(j, kt_record__lost_before(r));
 	}
 	if (!ev) {
 		b->loss.events_unknown++;
@@ -369,8 +369,7 @@ static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 				(unsigned long long)(us / 1000000),
 				(unsigned long long)(us % 1000000), r.size);
 			if (r.missed || r.missed_unknown)
-				fprintf(out, ",\"lost_before\":%lld",
-					r.missed_unknown ? -1LL : (long long)r.missed);
+				fprintf(out, ",\"lost_before\":%lld", kt_record__lost_before(&r));
 			b->ops->json(b, &r, out);
 			fputs("}\n", out);
 			continue;

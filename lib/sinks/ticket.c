@@ -438,14 +438,8 @@ static int write_summary(struct ticket *t)
 		fprintf(f, "panic cpu: none recorded (panic_cpu and crashing_cpu unset)\n");
 	summary_log(t, f);
 	memset(&all, 0, sizeof(all));
-	kt_session__for_each_buffer(t->s, i, b) {
-		uint64_t *d = (uint64_t *)&all;
-		const uint64_t *x = (const uint64_t *)&t->loss[i];
-		size_t k;
-
-		for (k = 0; k < sizeof(all) / sizeof(uint64_t); k++)
-			d[k] += x[k];
-	}
+	kt_session__for_each_buffer(t->s, i, b)
+		kt_loss__add(&all, &t->loss[i]);
 	if (t->s->ftrace_err)
 		fprintf(f, "ftrace: its buffers could not be read (%s): no trace.txt, "
 			   "trace.jsonl nor trace.dat\n", t->s->ftrace_err);

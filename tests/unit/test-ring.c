@@ -388,6 +388,23 @@ static void test_missed(void)
 		      "nothing more", jobs);
 		free(buf);
 	}
+	/* and JSON's "lost_before" of the same records: -1 where how many is not known */
+	for (int jobs = 1; jobs <= 2; jobs++) {
+		struct kt_text_opts o = { .sz = sizeof(o), .jobs = jobs };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		const char *a, *b;
+
+		kt_json__write(fs.s, global(&fs), f, &o);
+		fclose(f);
+		a = buf ? strstr(buf, "\"lost_before\":-1") : NULL;
+		b = buf ? strstr(buf, "\"lost_before\":7") : NULL;
+		CHECK(a && b && a < b && !strstr(b + strlen("\"lost_before\""), "lost_before"),
+		      "missed, JSON -J %d: \"lost_before\":-1, then \"lost_before\":7, nothing more",
+		      jobs);
+		free(buf);
+	}
 	free(got);
 	fk_close(&fs);
 	fk_free(k);
