@@ -19,6 +19,11 @@ static struct kt_buffer *find_buffer(struct kt_session *s, const char *name)
 
 	if (b)
 		return b;
+	if (kt_session__buffer_unread(s, name)) {
+		error(INFO, "buffer '%s' is in the dump, but could not be read (said above): "
+			    "nothing of it is shown\n", name);
+		return NULL;
+	}
 	names[0] = '\0';
 	kt_session__for_each_buffer(s, i, b)
 		if (n < sizeof(names))

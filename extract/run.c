@@ -211,6 +211,15 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 	}
 	if (o->instance) {
 		only = kt_session__find_buffer(s, o->instance);
+		if (!only && kt_session__buffer_unread(s, o->instance)) {
+			/* there, but lost (said above): a loss, not a mistake */
+			fprintf(stderr, "ktrace-extract: buffer '%s' is in the dump, but could not be "
+					"read (said above): nothing of it is written\n", o->instance);
+			kt_session__loss(s, &l);
+			if (!o->quiet)
+				kt_loss__print(&l, stderr, "ktrace-extract: ");
+			return KT_EXIT_PARTIAL;
+		}
 		if (!only) {
 			struct kt_loss l;
 

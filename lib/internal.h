@@ -394,6 +394,8 @@ struct kt_session {
 	uint64_t addrs_unnamed;		/* kt_symbol_lookup()s no table could answer */
 	uint64_t addrs_substituted;	/* ... answered by the kallsyms_else table */
 	uint64_t buffers_unread;	/* instances the list walk could not read or reach */
+	char **unread_names;		/* ... of those, the ones whose name was read */
+	unsigned int nr_unread_names;
 	uint64_t events_unread;		/* event table entries not read, or the list cut */
 	bool kallsyms_substitute;	/* s->kallsyms came from kallsyms_else */
 	bool kallsyms_borrowed;	/* kt_open_opts.kallsyms: the caller frees it */

@@ -207,6 +207,9 @@ void kt_session__free(struct kt_session *s)
 	for (i = 0; i < s->nr_buffers; i++)
 		kt_buffer__free(s->buffers[i]);
 	free(s->buffers);
+	for (i = 0; i < (int)s->nr_unread_names; i++)
+		free(s->unread_names[i]);
+	free(s->unread_names);
 	kt_events__free(s);
 	kt_cmdlines__free(s->cmdlines);
 	if (!s->kallsyms_borrowed)

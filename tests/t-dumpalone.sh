@@ -27,7 +27,7 @@ X() { "$KTRACE_BIN" --from-dump "$@"; }
 # loss_named ERR: the stderr of an exit-10 run names what was lost (a
 # nonzero count in the loss lines, or an option not printed as the kernel would)
 loss_named() {
-	grep -qE '(unreadable|filtered from the dump|corrupt \(skipped\)|zero-filled|page-list anomalies|dropped by the kernel|pages flagged missed-events|unknown event ids|in-flight bytes \(reserved, not committed\)): [1-9]' "$1" ||
+	grep -qE '(unreadable|filtered from the dump|corrupt \(skipped\)|zero-filled|page-list anomalies|dropped by the kernel|pages flagged missed-events|unknown event ids|in-flight bytes \(reserved, not committed\)|trace buffers not read \([^)]*\)): [1-9]' "$1" ||
 		grep -q 'not printed as the kernel would.*: [1-9]' "$1"
 }
 first_diff() { diff "$1" "$2" | sed -n '2{s/^\(.\{0,160\}\).*/\1/;p;q}'; }

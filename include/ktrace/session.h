@@ -189,6 +189,12 @@ int kt_session__buffer_cnt(const struct kt_session *s);
 struct kt_buffer *kt_session__buffer(const struct kt_session *s, int idx);
 /* "global" (or "" / NULL) names the top-level buffer */
 struct kt_buffer *kt_session__find_buffer(const struct kt_session *s, const char *name);
+/*
+ * kt_session__buffer_unread - whether the dump has a trace array named
+ * @name whose buffer could not be read (its name was, then a page of its
+ * ring was not there: a filtered dump; counted in kt_loss.buffers_unread)
+ */
+bool kt_session__buffer_unread(const struct kt_session *s, const char *name);
 
 #define kt_session__for_each_buffer(s, i, b)				\
 	for ((i) = 0; (i) < kt_session__buffer_cnt(s) &&		\

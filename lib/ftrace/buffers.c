@@ -234,8 +234,29 @@ static struct kt_buffer *buffer_load(struct kt_session *s, uint64_t tr, bool glo
 		goto fail;
 	return b;
 fail:
+	/* an instance known by name but not read: a request for it is told so */
+	if (!global && b->name) {
+		char **n = realloc(s->unread_names, (s->nr_unread_names + 1) * sizeof(*n));
+
+		if (n) {
+			s->unread_names = n;
+			n[s->nr_unread_names] = strdup(b->name);
+			if (n[s->nr_unread_names])
+				s->nr_unread_names++;
+		}
+	}
 	kt_buffer__free(b);
 	return NULL;
+}
+
+bool kt_session__buffer_unread(const struct kt_session *s, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < s->nr_unread_names; i++)
+		if (!strcmp(s->unread_names[i], name))
+			return true;
+	return false;
 }
 
 /*
