@@ -215,6 +215,21 @@ sanitize_subject() {
 	done
 	return 1
 }
+# kernel_subject CASE [PATTERN...]: sanitize_subject's pick in make check
+# too, for a test whose every case costs a run of its own that the other
+# tests do not share (t-ticket: a DWARF profile made and trace-cmd run four
+# times a case); make check-full and KTRACE_CASES read every case
+kernel_subject() {
+	local c=$1 p
+	shift
+	[ -z "${KTRACE_CASES:-}" ] && [ "${KTRACE_TIER:-core}" != full ] || return 0
+	is_machine_case "$c" && return 0
+	for p in "$@"; do
+		# shellcheck disable=SC2053
+		[[ $c == $p ]] && return 0
+	done
+	return 1
+}
 is_base_case() {
 	[[ $1 =~ ^k([0-9]+\.[0-9]+(-rt)?|sid|bpo)$ ]]
 }

@@ -5,6 +5,9 @@
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
 FUZZ_CC=${FUZZ_CC:-clang}
+# the fuzzers are built with ASan and UBSan whatever the build (the
+# Makefile's FUZZ_FLAGS): make check's pass is the sanitizers' already
+[ -n "${KTRACE_SANITIZE:-}" ] && { echo "skip - the fuzzers are built with ASan and UBSan in every build; make check runs them"; exit 77; }
 command -v "$FUZZ_CC" >/dev/null || { echo "skip - $FUZZ_CC not installed (clang with libclang-rt for libFuzzer)"; exit 77; }
 if ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' |
      "$FUZZ_CC" -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null; then
