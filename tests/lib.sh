@@ -204,16 +204,8 @@ is_machine_case() {
 # same code, run under the sanitizers by t-truth, t-fastfmt, t-profile...
 # on every case; make check runs the test on all of them
 sanitize_subject() {
-	local c=$1 p
-	shift
-	[ -n "${KTRACE_SANITIZE:-}" ] && [ -z "${KTRACE_CASES:-}" ] &&
-		[ "${KTRACE_TIER:-core}" != full ] || return 0
-	is_machine_case "$c" && return 0
-	for p in "$@"; do
-		# shellcheck disable=SC2053
-		[[ $c == $p ]] && return 0
-	done
-	return 1
+	[ -n "${KTRACE_SANITIZE:-}" ] || return 0
+	kernel_subject "$@"
 }
 # kernel_subject CASE [PATTERN...]: sanitize_subject's pick in make check
 # too, for a test whose every case costs a run of its own that the other

@@ -243,32 +243,51 @@ static int src_type_size(void *priv, const char *type, uint64_t *size)
 }
 
 /*
- * What lib/ is given: the source's target, wrapped by the modules' types
- * when there are some, and every question kept with its answer.
+ * A target that keeps every question asked of it, with the answers of
+ * the target it wraps: lib/'s questions (ask_lib(), wrapping the source
+ * and the modules' types) and a reference extraction's (record(),
+ * wrapping the dump's target)
  */
-struct lib_rec {
-	struct answers *as;
+struct recorder {
 	struct kt_target inner;
+	struct answers *as;
 };
 
-static int lib_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
+static int rec_symbol(void *priv, const char *name, uint64_t *addr)
 {
-	return -EIO;
-}
-
-static int lib_symbol(void *priv, const char *name, uint64_t *addr)
-{
-	struct lib_rec *r = priv;
+	struct recorder *r = priv;
 
 	if (ask(r->as, 's', name, NULL))
 		r->as->err = -ENOMEM;
 	return r->inner.symbol(r->inner.priv, name, addr);
 }
 
+/*
+ * Answered by the source, as the profile will answer it: the source has
+ * read every unit for the walk over enumerators, while the dump's own
+ * resolver, asked a name that none of the units it has read holds (a
+ * print format names enumerators of any file), would read them all again.
+ */
+static int rec_enumerator(void *priv, const char *name, int64_t *value)
+{
+	struct recorder *r = priv;
+	struct kx_psource *src = r->as->src;
+
+	if (ask(r->as, 'e', name, NULL))
+		r->as->err = -ENOMEM;
+	return src->enumerator(src->priv, name, value);
+}
+
+/* lib/'s questions are asked with no dump behind them: a read fails */
+static int lib_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
+{
+	return -EIO;
+}
+
 static int lib_member(void *priv, const char *type, const char *member,
 		      uint64_t *offset, uint64_t *size)
 {
-	struct lib_rec *r = priv;
+	struct recorder *r = priv;
 	uint64_t off = 0, sz = 0;
 	int ret = r->inner.member(r->inner.priv, type, member, &off, &sz);
 
@@ -282,7 +301,7 @@ static int lib_member(void *priv, const char *type, const char *member,
 
 static int lib_type_size(void *priv, const char *type, uint64_t *size)
 {
-	struct lib_rec *r = priv;
+	struct recorder *r = priv;
 	uint64_t sz = 0;
 	int ret = r->inner.type_size(r->inner.priv, type, &sz);
 
@@ -290,16 +309,6 @@ static int lib_type_size(void *priv, const char *type, uint64_t *size)
 		r->as->err = -ENOMEM;
 	*size = sz;
 	return ret;
-}
-
-static int lib_enumerator(void *priv, const char *name, int64_t *value)
-{
-	struct lib_rec *r = priv;
-	struct kx_psource *src = r->as->src;
-
-	if (ask(r->as, 'e', name, NULL))
-		r->as->err = -ENOMEM;
-	return src->enumerator(src->priv, name, value);
 }
 
 int kt_session__ask_layouts(const struct kt_target *target);
@@ -313,7 +322,7 @@ int kt_session__ask_layouts(const struct kt_target *target);
  */
 static int ask_lib(struct answers *as, const char *moddir, int verbose)
 {
-	struct lib_rec r = { .as = as };
+	struct recorder r = { .as = as };
 	struct kt_target t = { .sz = sizeof(t) };
 	struct kx_modtypes *mt = NULL;
 	int ret;
@@ -335,10 +344,10 @@ static int ask_lib(struct answers *as, const char *moddir, int verbose)
 	}
 	t.priv = &r;
 	t.read = lib_read;
-	t.symbol = lib_symbol;
+	t.symbol = rec_symbol;
 	t.member = lib_member;
 	t.type_size = lib_type_size;
-	t.enumerator = lib_enumerator;
+	t.enumerator = rec_enumerator;
 	ret = kt_session__ask_layouts(&t);
 	if (!ret)
 		ret = as->err;
@@ -351,25 +360,11 @@ static int ask_lib(struct answers *as, const char *moddir, int verbose)
 
 /* --- recording a reference extraction ---------------------------------- */
 
-struct recorder {
-	struct kt_target inner;
-	struct answers *as;
-};
-
 static int rec_read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 {
 	struct recorder *r = priv;
 
 	return r->inner.read(r->inner.priv, kvaddr, buf, len);
-}
-
-static int rec_symbol(void *priv, const char *name, uint64_t *addr)
-{
-	struct recorder *r = priv;
-
-	if (ask(r->as, 's', name, NULL))
-		r->as->err = -ENOMEM;
-	return r->inner.symbol(r->inner.priv, name, addr);
 }
 
 static int rec_member(void *priv, const char *type, const char *member,
@@ -389,22 +384,6 @@ static int rec_type_size(void *priv, const char *type, uint64_t *size)
 	if (ask(r->as, 'z', type, NULL))
 		r->as->err = -ENOMEM;
 	return r->inner.type_size(r->inner.priv, type, size);
-}
-
-/*
- * Answered by the source, as the profile will answer it: the source has
- * read every unit for the walk over enumerators, while the dump's own
- * resolver, asked a name that none of the units it has read holds (a
- * print format names enumerators of any file), would read them all again.
- */
-static int rec_enumerator(void *priv, const char *name, int64_t *value)
-{
-	struct recorder *r = priv;
-	struct kx_psource *src = r->as->src;
-
-	if (ask(r->as, 'e', name, NULL))
-		r->as->err = -ENOMEM;
-	return src->enumerator(src->priv, name, value);
 }
 
 int kt_tracedat__write(struct kt_session *s, struct kt_buffer *only, FILE *out);

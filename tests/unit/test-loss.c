@@ -89,40 +89,44 @@ static void test_any(void)
 	check_any("kt_lttng_loss", sizeof(struct kt_lttng_loss), NULL, 0, lttng_any);
 }
 
+/* @to and @from filled so that their sum is 1001 * i + 1 in member i */
+static void fill(uint64_t *to, uint64_t *from, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		to[i] = 1000 * i;
+		from[i] = i + 1;
+	}
+}
+
+/* the members of @sum that are not the sum fill() set up */
+static size_t not_added(const uint64_t *sum, size_t n)
+{
+	size_t i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		bad += sum[i] != 1001 * i + 1;
+	return bad;
+}
+
 static void test_add(void)
 {
 	struct kt_loss a, b;
 	struct kt_relay_loss ra, rb;
 	struct kt_lttng_loss la, lb;
-	uint64_t *p, *q;
-	size_t i, bad = 0;
 
-	for (p = (uint64_t *)&a, q = (uint64_t *)&b, i = 0; i < NR(a); i++) {
-		p[i] = 1000 * i;
-		q[i] = i + 1;
-	}
+	fill((uint64_t *)&a, (uint64_t *)&b, NR(a));
 	kt_loss__add(&a, &b);
-	for (i = 0; i < NR(a); i++)
-		bad += p[i] != 1001 * i + 1;
-	CHECK(!bad, "kt_loss__add(): every member of struct kt_loss added");
+	CHECK(!not_added((uint64_t *)&a, NR(a)), "kt_loss__add(): every member of struct kt_loss added");
 
-	for (p = (uint64_t *)&ra, q = (uint64_t *)&rb, i = 0; i < NR(ra); i++) {
-		p[i] = 1000 * i;
-		q[i] = i + 1;
-	}
+	fill((uint64_t *)&ra, (uint64_t *)&rb, NR(ra));
 	kt_relay_loss__add(&ra, &rb);
-	for (bad = 0, i = 0; i < NR(ra); i++)
-		bad += p[i] != 1001 * i + 1;
-	CHECK(!bad, "kt_relay_loss__add(): every member added");
+	CHECK(!not_added((uint64_t *)&ra, NR(ra)), "kt_relay_loss__add(): every member added");
 
-	for (p = (uint64_t *)&la, q = (uint64_t *)&lb, i = 0; i < NR(la); i++) {
-		p[i] = 1000 * i;
-		q[i] = i + 1;
-	}
+	fill((uint64_t *)&la, (uint64_t *)&lb, NR(la));
 	kt_lttng_loss__add(&la, &lb);
-	for (bad = 0, i = 0; i < NR(la); i++)
-		bad += p[i] != 1001 * i + 1;
-	CHECK(!bad, "kt_lttng_loss__add(): every member added");
+	CHECK(!not_added((uint64_t *)&la, NR(la)), "kt_lttng_loss__add(): every member added");
 }
 
 static void test_print(void)

@@ -370,41 +370,35 @@ static void test_missed(void)
 	/*
 	 * the text: print_trace_line()'s loss line before the first record
 	 * of each flagged page, the count where the page stored it; alike
-	 * with worker threads (jobs.c) and without (text.c)
+	 * with worker threads (jobs.c) and without (text.c); and JSON's
+	 * "lost_before" of the same records: -1 where how many is not known
 	 */
-	for (int jobs = 1; jobs <= 2; jobs++) {
-		struct kt_text_opts o = { .sz = sizeof(o), .jobs = jobs };
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
-		const char *a, *b;
+	static const struct {
+		int (*write)(struct kt_session *, struct kt_buffer *, FILE *,
+			     const struct kt_text_opts *);
+		const char *what, *first, *then, *again;
+	} outs[] = {
+		{ kt_text__write, "", "CPU:0 [LOST EVENTS]\n", "CPU:0 [LOST 7 EVENTS]\n", "[LOST" },
+		{ kt_json__write, "JSON ", "\"lost_before\":-1", "\"lost_before\":7", "lost_before" },
+	};
+	for (size_t w = 0; w < sizeof(outs) / sizeof(outs[0]); w++)
+		for (int jobs = 1; jobs <= 2; jobs++) {
+			struct kt_text_opts o = { .sz = sizeof(o), .jobs = jobs };
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&buf, &len);
+			const char *a, *b;
 
-		kt_text__write(fs.s, global(&fs), f, &o);
-		fclose(f);
-		a = buf ? strstr(buf, "CPU:0 [LOST EVENTS]\n") : NULL;
-		b = buf ? strstr(buf, "CPU:0 [LOST 7 EVENTS]\n") : NULL;
-		CHECK(a && b && a < b && !strstr(b + strlen("CPU:0 [LOST 7 EVENTS]"), "[LOST"),
-		      "missed, -J %d: \"CPU:0 [LOST EVENTS]\", then \"CPU:0 [LOST 7 EVENTS]\", "
-		      "nothing more", jobs);
-		free(buf);
-	}
-	/* and JSON's "lost_before" of the same records: -1 where how many is not known */
-	for (int jobs = 1; jobs <= 2; jobs++) {
-		struct kt_text_opts o = { .sz = sizeof(o), .jobs = jobs };
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
-		const char *a, *b;
-
-		kt_json__write(fs.s, global(&fs), f, &o);
-		fclose(f);
-		a = buf ? strstr(buf, "\"lost_before\":-1") : NULL;
-		b = buf ? strstr(buf, "\"lost_before\":7") : NULL;
-		CHECK(a && b && a < b && !strstr(b + strlen("\"lost_before\""), "lost_before"),
-		      "missed, JSON -J %d: \"lost_before\":-1, then \"lost_before\":7, nothing more",
-		      jobs);
-		free(buf);
-	}
+			outs[w].write(fs.s, global(&fs), f, &o);
+			fclose(f);
+			a = buf ? strstr(buf, outs[w].first) : NULL;
+			b = buf ? strstr(buf, outs[w].then) : NULL;
+			CHECK(a && b && a < b && !strstr(b + strlen(outs[w].then), outs[w].again),
+			      "missed, %s-J %d: '%.*s', then '%.*s', nothing more",
+			      outs[w].what, jobs, (int)strcspn(outs[w].first, "\n"), outs[w].first,
+			      (int)strcspn(outs[w].then, "\n"), outs[w].then);
+			free(buf);
+		}
 	free(got);
 	fk_close(&fs);
 	fk_free(k);
