@@ -10,11 +10,19 @@
  * irqs-off/need-resched/hardirq/preempt columns, the time stamp, the event
  * and its text. Nothing expected is ktrace's own output.
  *
+ * The same records written as trace.dat (versions 6 and 7, each buffer on
+ * its own) are read back by trace-cmd report (-N: no plugins, so each
+ * event is printed by its format as the kernel's trace file prints it;
+ * -t: time stamps in ns): every record must be there with its CPU, time
+ * stamp, event name and the kernel's text. Skipped, and said, where
+ * trace-cmd is not installed.
+ *
  * usage: test-excerpts [DIR]   (default: tests/unit/excerpts, or
  * $KTRACE_EXCERPTS)
  */
 #include <dirent.h>
 #include <inttypes.h>
+#include <unistd.h>
 #include "fake-check.h"
 
 #define MAX_EV 128
@@ -283,6 +291,37 @@ static int json_plain(const char *s)
 	return 1;
 }
 
+/*
+ * Whether @fmt has a conversion that libtraceevent (glibc's printf) prints
+ * otherwise than the kernel's vsnprintf() (lib/vsprintf.c): the '#' flag of
+ * a zero ("0x0" in the kernel, "0" in glibc), a precision of 0 (the kernel
+ * prints a zero's digit), the hh length. trace-cmd report prints such an
+ * event's text its own way from the same bytes; its lines are matched by
+ * CPU, time stamp and event, the text difference counted and said.
+ */
+static bool printf_differs(const char *fmt)
+{
+	const char *p;
+
+	for (p = fmt ? strchr(fmt, '%') : NULL; p; p = strchr(p + 1, '%')) {
+		size_t n = strspn(p + 1, "#0-+ 0123456789.lhzt");
+
+		if (p[1] == '%') {
+			p++;
+			continue;
+		}
+		if (memchr(p + 1, '#', n) || strstr(p + 1, "hh") == p + 1 + n - 2 ||
+		    (memchr(p + 1, '.', n) && ((const char *)memchr(p + 1, '.', n))[1] == '0'))
+			return true;
+	}
+	return false;
+}
+
+/* trace-cmd on PATH: the trace.dat of each excerpt is read by it (dat_lines()) */
+static bool have_trace_cmd;
+static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
+		     struct kt_buffer *b, const char *bname, int version);
+
 static void replay(const char *path)
 {
 	struct excerpt x;
@@ -315,6 +354,13 @@ static void replay(const char *path)
 			nbuf++;
 		}
 	}
+	/*
+	 * the buffers' clock: the kernel's default (local), so that
+	 * trace-cmd prints time stamps in seconds as the kernel's lines
+	 */
+	fk_sym(k, "trace_clock_local", 0xffffffff8a000010ULL);
+	for (bi = 0; bi < nbuf; bi++)
+		fk_w64(k, (bi ? &ib[bi] : &gb)->rb + RB_CLOCK, 0xffffffff8a000010ULL);
 	fk_events_init(k);
 	for (i = 0; i < x.nev; i++)
 		fk_event(k, x.ev[i].id, x.ev[i].system, x.ev[i].name, x.ev[i].f, x.ev[i].nf,
@@ -389,6 +435,20 @@ static void replay(const char *path)
 	}
 	CHECK(matched == x.nrec, "%s (%s): %d of %d kernel lines rendered as the kernel did", path,
 	      x.kernel, matched, x.nrec);
+	if (have_trace_cmd) {
+		int v, n;
+
+		for (v = 6; v <= 7; v++) {
+			for (bi = 0, n = 0; bi < nbuf; bi++) {
+				struct kt_buffer *b = kt_session__find_buffer(fs.s, bname[bi]);
+
+				if (b)
+					n += dat_lines(path, &x, fs.s, b, bname[bi], v);
+			}
+			CHECK(n == x.nrec, "%s (%s): trace.dat v%d: %d of %d kernel lines in "
+			      "trace-cmd's report of it", path, x.kernel, v, n, x.nrec);
+		}
+	}
 	fk_close(&fs);
 out:
 	for (bi = 0; bi < nbuf; bi++)
@@ -396,6 +456,132 @@ out:
 			free(rings[bi][cpu]);
 	fk_free(k);
 	excerpt_free(&x);
+}
+
+/*
+ * The kernel's lines of buffer @bname among trace-cmd report's: @b written
+ * as trace.dat version @version, read by `trace-cmd report -N -t`. A line
+ * of the report is "COMM-PID [CPU] (FLAGS) SECS.NANOS: EVENT: TEXT", the
+ * text after padding; the kernel's is "... [CPU] FLAGS SECS.MICROS: EVENT:
+ * TEXT". Compared: CPU, the record's time stamp in ns, the event and its
+ * text. Returns the number of kernel lines found.
+ */
+static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
+		     struct kt_buffer *b, const char *bname, int version)
+{
+	struct kt_tracedat_opts o = { .sz = sizeof(o), .version = version };
+	char dat[] = "/tmp/test-excerpts-XXXXXX", *cmd = NULL, *rep = NULL, *err = NULL;
+	size_t replen = 0;
+	int fd, i, found = 0, want = 0, own = 0, ret;
+	FILE *f, *p;
+
+	fd = mkstemp(dat);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		CHECK(0, "%s: a temporary file for trace.dat: %s", path, strerror(errno));
+		return 0;
+	}
+	ret = kt_tracedat__write_opts(s, b, f, &o);
+	if (fclose(f) || ret) {
+		CHECK(0, "%s: %s: trace.dat version %d written (%d)", path, bname, version, ret);
+		unlink(dat);
+		return 0;
+	}
+	if (asprintf(&cmd, "trace-cmd report -N -t -i %s 2>&1", dat) < 0)
+		cmd = NULL;
+	p = cmd ? popen(cmd, "r") : NULL;
+	if (p) {
+		FILE *m = open_memstream(&rep, &replen);
+		char buf[4096];
+		size_t n;
+
+		while (m && (n = fread(buf, 1, sizeof(buf), p)) > 0)
+			fwrite(buf, 1, n, m);
+		if (m)
+			fclose(m);
+		ret = pclose(p);
+	}
+	free(cmd);
+	unlink(dat);
+	if (!p || !rep || ret) {
+		CHECK(0, "%s: %s: trace-cmd report of our trace.dat version %d: status %d: %.300s",
+		      path, bname, version, ret, rep ? rep : "");
+		free(rep);
+		return 0;
+	}
+	/* trace-cmd says what it does not like on the same stream: any warning fails */
+	err = strstr(rep, "warning");
+	if (!err)
+		err = strstr(rep, "Error");
+	CHECK(!err, "%s: %s: trace-cmd report of version %d says nothing: %.200s", path, bname,
+	      version, err ? err : "");
+	for (i = 0; i < x->nrec; i++) {
+		struct xrec *r = &x->rec[i];
+		const char *ev = r->line ? strstr(from_cpu(r->line), ": ") : NULL, *q;
+		char head[96], name[128];
+		bool loose = false;
+		size_t nl;
+		int e;
+
+		if (strcmp(r->buf, bname) || !ev)
+			continue;
+		want++;
+		for (e = 0; e < x->nev; e++)
+			if (x->ev[e].id == r->id)
+				loose = printf_differs(x->ev[e].fmt);
+		/* the event's name: between the time stamp's ": " and the next ": " */
+		ev += 2;
+		q = strstr(ev, ": ");
+		nl = q ? (size_t)(q - ev) : strlen(ev);
+		if (nl >= sizeof(name))
+			nl = sizeof(name) - 1;
+		memcpy(name, ev, nl);
+		name[nl] = 0;
+		snprintf(head, sizeof(head), "[%03d]", r->cpu);
+		for (q = rep; (q = strstr(q, head)); q++) {
+			char stamp[200], *end;
+			const char *t, *eol = strchr(q, '\n');
+
+			snprintf(stamp, sizeof(stamp), " %" PRIu64 ".%09" PRIu64 ": %s:",
+				 r->ts / 1000000000, r->ts % 1000000000, name);
+			t = strstr(q, stamp);
+			if (!t || (eol && t > eol))
+				continue;
+			/* the text, after the padding trace-cmd aligns it with */
+			t += strlen(stamp);
+			while (*t == ' ')
+				t++;
+			end = strchr(t, '\n');
+			nl = end ? (size_t)(end - t) : strlen(t);
+			/* the kernel's text after the event's name */
+			ev = strstr(from_cpu(r->line), ": ");
+			ev = ev ? strstr(ev + 2, ": ") : NULL;
+			if ((ev && strlen(ev + 2) == nl && !memcmp(ev + 2, t, nl)) ||
+			    (!ev && !nl)) {
+				found++;
+				break;
+			}
+			if (loose) {
+				if (!own++)
+					printf("# %s: %s: trace-cmd prints %s with glibc's printf rules, "
+					       "not the kernel's: \"%.*s\" for the kernel's \"%s\"\n",
+					       path, bname, name, (int)nl, t, ev ? ev + 2 : "");
+				found++;
+				break;
+			}
+		}
+		if (!q) {
+			CHECK(0, "%s (%s): %s: trace.dat v%d: trace-cmd report has the kernel's line",
+			      path, x->kernel, bname, version);
+			printf("#   kernel: %s\n", r->line);
+		}
+	}
+	free(rep);
+	if (own)
+		printf("# %s: %s: trace.dat v%d: %d lines of events trace-cmd prints with glibc's "
+		       "printf rules matched by CPU, time stamp and event only\n", path, bname,
+		       version, own);
+	return want == found ? found : 0;
 }
 
 static int by_name(const void *a, const void *b)
@@ -428,6 +614,10 @@ int main(int argc, char **argv)
 	}
 	closedir(d);
 	qsort(names, (size_t)n, sizeof(names[0]), by_name);
+	have_trace_cmd = !system("command -v trace-cmd >/dev/null 2>&1");
+	if (!have_trace_cmd)
+		printf("skip - trace.dat of the excerpts: trace-cmd is not installed "
+		       "(scripts/install-deps installs it)\n");
 	CHECK(n > 0, "%d excerpt files in %s", n, dir);
 	for (i = 0; i < n; i++) {
 		replay(names[i]);
