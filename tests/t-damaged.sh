@@ -416,6 +416,32 @@ if "$(dirname "$0")/../scripts/make-damaged-kdump" >/dev/null; then
 			ok "desc-fmt-neg.kdump: $n records of those events marked 'Unknown type', every other line the kernel's"
 		fi
 	fi
+	# instance inst's struct trace_buffer unreadable (its page's offset
+	# -1): the instance is on the list, named, and nothing of it can be
+	# read, as a fresh makedumpfile -d 31 of k6.18 once left it (then exit
+	# 6, "no buffer named 'inst'"): -i inst says so, writes nothing,
+	# exit 10; the global buffer is written whole, the loss counted
+	if [ -e "$DK/inst-tb-neg.kdump" ]; then
+		run -x "$V61" -i inst "$DK/inst-tb-neg.kdump"
+		if signalled $rc; then
+			nok "inst-tb-neg.kdump, -i inst: killed by signal $((rc - 128))"
+		else
+			expect "inst-tb-neg.kdump, -i inst" 10 \
+				"buffer 'inst' is in the dump, but could not be read \(said above\): nothing of it is written" \
+				"inst: cannot read struct trace_buffer at 0x[0-9a-f]+" \
+				"trace buffers not read \(an instance, or the instance list, damaged\): 1"
+			[ "$(grep -vc '^#' "$out")" = 0 ] &&
+				ok "inst-tb-neg.kdump, -i inst: no line written" ||
+				nok "inst-tb-neg.kdump, -i inst: $(grep -vc '^#' "$out") lines written: $(grep -vm1 '^#' "$out")"
+		fi
+		run -x "$V61" "$DK/inst-tb-neg.kdump"
+		expect "inst-tb-neg.kdump" 10 "inst: cannot read struct trace_buffer" \
+			"trace buffers not read \(an instance, or the instance list, damaged\): 1"
+		grep -v '^#' "$TRUTH" >"$want"
+		in_order "inst-tb-neg.kdump, the global buffer"
+	else
+		nok "inst-tb-neg.kdump: not made (scripts/make-damaged-kdump said why)"
+	fi
 	for dmp in hdr-maxmap hdr-sub hdr-subneg hdr-note-size; do
 		for mode in "" --list --dmesg; do
 			run -x "$V61" $mode "$DK/$dmp.kdump"
