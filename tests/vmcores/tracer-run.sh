@@ -13,7 +13,13 @@
 #             seen; tracing_on=0 stops the tracer (its stop()), so the max
 #             buffer is final when the truth is read. For wakeup_rt and
 #             wakeup_dl, scripts/tools/schedwake (GUEST_TOOLS) sleeps and
-#             wakes as a SCHED_FIFO or SCHED_DEADLINE task meanwhile
+#             wakes as a SCHED_FIFO or SCHED_DEADLINE task meanwhile; for
+#             wakeup too when the recipe installs it: wakeup tracks a
+#             wake-up only of a task of a better priority than the
+#             CPU's current one, and on PREEMPT_RT a SCHED_OTHER
+#             sleeper's timer expires in the ktimers thread (SCHED_FIFO),
+#             so the markers' own sleeps may never count (7.2-rt: no
+#             latency in 20 rounds, cold)
 # Settings come from the recipe through /workload.env; the host's
 # --crash-after-run panics the guest once this exits.
 . /workload.env
@@ -59,6 +65,7 @@ echo 1 >$T/tracing_on
 round=0
 while :; do
 	case $TRACER in
+	wakeup) ! command -v schedwake >/dev/null || schedwake fifo 50 400 3000 & ;;
 	wakeup_rt) schedwake fifo 50 400 3000 & ;;
 	wakeup_dl) schedwake deadline 1000:10000 400 3000 & ;;
 	esac
