@@ -818,4 +818,76 @@ static FK_UNUSED uint64_t fk_seq_event(struct fk_kernel *k, int id)
 	return fk_event(k, id, "test", "seq", f, 1, "\"seq=%u\", REC->seq");
 }
 
+/*
+ * kallsyms_token_table and kallsyms_token_index with single-character
+ * tokens: token c is the character c, one after the other with their NULs
+ * as scripts/kallsyms writes them (token 0, the NUL character, is the
+ * empty token: one byte). lib/kallsyms.c decodes any token table; this
+ * one makes each name's bytes its own tokens.
+ */
+static FK_UNUSED void fk_kallsyms_tokens(struct fk_kernel *k)
+{
+	uint64_t ttab = fk_alloc(k, 512), tidx = fk_alloc(k, 512);
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		unsigned int at = c ? 2 * c - 1 : 0;
+
+		fk_ptr(k, ttab + at, 1)[0] = (uint8_t)c;
+		fk_ptr(k, tidx + 2 * c, 2)[0] = (uint8_t)at;
+		fk_ptr(k, tidx + 2 * c, 2)[1] = (uint8_t)(at >> 8);
+	}
+	fk_sym(k, "kallsyms_token_table", ttab);
+	fk_sym(k, "kallsyms_token_index", tidx);
+}
+
+/*
+ * kallsyms_names and kallsyms_num_syms: @n names (each under 127
+ * characters: one length byte) of type @types[i] ('T' for all when NULL),
+ * in the order of the address table written beside them
+ */
+static FK_UNUSED void fk_kallsyms_names(struct fk_kernel *k, const char *const *names,
+					const char *types, int n)
+{
+	size_t i, at = 0, len = 0;
+	uint64_t p, num = fk_alloc(k, 8);
+
+	for (i = 0; i < (size_t)n; i++)
+		len += strlen(names[i]) + 2;
+	/* lib/kallsyms.c reads the names to a page end */
+	p = fk_alloc(k, (uint32_t)((len / FK_PAGE + 1) * FK_PAGE));
+	for (i = 0; i < (size_t)n; i++) {
+		size_t l = strlen(names[i]);
+		uint8_t *b = fk_ptr(k, p + at, l + 2);
+
+		b[0] = (uint8_t)(l + 1);
+		b[1] = types ? (uint8_t)types[i] : 'T';
+		memcpy(b + 2, names[i], l);
+		at += l + 2;
+	}
+	fk_sym(k, "kallsyms_names", p);
+	fk_w32(k, num, (uint32_t)n);
+	fk_sym(k, "kallsyms_num_syms", num);
+}
+
+/*
+ * A kallsyms of @n symbols (text, 'T') named @names at @addrs, in address
+ * order as scripts/kallsyms sorts them, with absolute addresses
+ * (kallsyms_addresses): what the function tracer's printers look their
+ * ips up in. The last symbol ends the table: an address past it is no
+ * symbol's (a module's).
+ */
+static FK_UNUSED void fk_kallsyms(struct fk_kernel *k, const char *const *names,
+				  const uint64_t *addrs, int n)
+{
+	uint64_t a = fk_alloc(k, (uint32_t)(8 * n + 8));
+	int i;
+
+	fk_kallsyms_tokens(k);
+	fk_kallsyms_names(k, names, NULL, n);
+	for (i = 0; i < n; i++)
+		fk_w64(k, a + 8 * (uint64_t)i, addrs[i]);
+	fk_sym(k, "kallsyms_addresses", a);
+}
+
 #endif /* KTRACE_TESTS_FAKE_KERNEL_H */

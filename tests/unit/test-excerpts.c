@@ -8,7 +8,9 @@
  * those events and records, libktrace renders them (text and JSON), and
  * every kernel line must be there from its CPU column on: the CPU, the
  * irqs-off/need-resched/hardirq/preempt columns, the time stamp, the event
- * and its text. Nothing expected is ktrace's own output.
+ * and its text. Nothing expected is ktrace's own output. The function
+ * tracer's events print their ips with kallsyms: an excerpt's "ksym" lines
+ * (the vmlinux's symbols there) are the fake kernel's kallsyms.
  *
  * The same records written as trace.dat (versions 6 and 7, each buffer on
  * its own) are read back by trace-cmd report (-N: no plugins, so each
@@ -47,6 +49,7 @@ struct xrec {
 };
 
 #define MAX_FACTS 64
+#define MAX_KSYM 256
 
 struct excerpt {
 	char *kernel;
@@ -58,6 +61,10 @@ struct excerpt {
 	char *sym[MAX_FACTS];
 	uint64_t sym_addr[MAX_FACTS];
 	int nsym;
+	/* the kernel's kallsyms where the records' code addresses are, in address order */
+	char *ksym[MAX_KSYM];
+	uint64_t ksym_addr[MAX_KSYM];
+	int nksym;
 	struct xev ev[MAX_EV];
 	int nev;
 	struct xrec rec[MAX_REC];
@@ -77,6 +84,8 @@ static void excerpt_free(struct excerpt *x)
 	}
 	for (i = 0; i < x->nsym; i++)
 		free(x->sym[i]);
+	for (i = 0; i < x->nksym; i++)
+		free(x->ksym[i]);
 	for (i = 0; i < x->nev; i++) {
 		free(x->ev[i].system);
 		free(x->ev[i].name);
@@ -177,6 +186,13 @@ static int parse(const char *path, struct excerpt *x)
 				bad = 1;
 				break;
 			}
+		} else if (sscanf(line, "ksym %llx %127s", &ts, c) == 2) {
+			if (x->nksym == MAX_KSYM) {
+				bad = 1;
+				break;
+			}
+			x->ksym_addr[x->nksym] = ts;
+			x->ksym[x->nksym++] = strdup(c);
 		} else if (sscanf(line, "event %d %63s %127s", &id, a, c) == 3) {
 			if (x->nev == MAX_EV) {
 				bad = 1;
@@ -344,6 +360,8 @@ static void replay(const char *path)
 	k->nr_more_members = x.nmem;
 	for (i = 0; i < x.nsym; i++)
 		fk_sym(k, x.sym[i], x.sym_addr[i]);
+	if (x.nksym)
+		fk_kallsyms(k, (const char *const *)x.ksym, x.ksym_addr, x.nksym);
 	bname[0] = "global";
 	for (i = 0; i < x.nrec; i++) {
 		for (j = 0; j < nbuf && strcmp(bname[j], x.rec[i].buf); j++)
@@ -518,21 +536,62 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 	for (i = 0; i < x->nrec; i++) {
 		struct xrec *r = &x->rec[i];
 		const char *ev = r->line ? strstr(from_cpu(r->line), ": ") : NULL, *q;
-		char head[96], name[128];
-		bool loose = false;
+		char head[96], name[128], ktext[1024];
+		const char *kt;
+		bool loose = false, prefix = false;
+		const char *fn = NULL;
 		size_t nl;
 		int e;
 
 		if (strcmp(r->buf, bname) || !ev)
 			continue;
 		want++;
-		for (e = 0; e < x->nev; e++)
-			if (x->ev[e].id == r->id)
-				loose = printf_differs(x->ev[e].fmt);
+		for (e = 0; e < x->nev; e++) {
+			if (x->ev[e].id != r->id)
+				continue;
+			loose = printf_differs(x->ev[e].fmt);
+			if (!strcmp(x->ev[e].system, "ftrace"))
+				fn = x->ev[e].name;
+		}
 		/* the event's name: between the time stamp's ": " and the next ": " */
 		ev += 2;
 		q = strstr(ev, ": ");
 		nl = q ? (size_t)(q - ev) : strlen(ev);
+		/* the kernel's text after the event's name */
+		kt = q ? q + 2 : NULL;
+		if (fn && !strcmp(fn, "function")) {
+			/*
+			 * print_fn_trace()'s "IP <-PARENT" has no event name; trace-cmd
+			 * (no plugin) prints the print fmt " %ps <-- %ps" with the
+			 * trace.dat's kallsyms: the kernel's names, another arrow
+			 */
+			const char *arrow = strstr(ev, " <-");
+
+			if (arrow)
+				snprintf(ktext, sizeof(ktext), "%.*s <-- %s", (int)(arrow - ev), ev,
+					 arrow + 3);
+			else
+				snprintf(ktext, sizeof(ktext), "%s", ev);
+			kt = ktext;
+			ev = fn;
+			nl = strlen(ev);
+		} else if (fn && !strcmp(fn, "func_repeats")) {
+			/*
+			 * trace_func_repeats_print()'s "IP <-PARENT (repeats: N,
+			 * last_ts: T)" is the print fmt's " %ps <-%ps\t(repeats:%u
+			 * delta: -%llu)" in trace-cmd: names and count compared, the
+			 * delta not (the kernel prints last_ts in microseconds)
+			 */
+			const char *rep = strstr(ev, " (repeats: ");
+
+			snprintf(ktext, sizeof(ktext), "%.*s\t(repeats:%u  delta: -",
+				 rep ? (int)(rep - ev) : 0, ev,
+				 rep ? (unsigned)strtoul(rep + 11, NULL, 10) : 0);
+			kt = ktext;
+			prefix = true;
+			ev = fn;
+			nl = strlen(ev);
+		}
 		if (nl >= sizeof(name))
 			nl = sizeof(name) - 1;
 		memcpy(name, ev, nl);
@@ -553,11 +612,8 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 				t++;
 			end = strchr(t, '\n');
 			nl = end ? (size_t)(end - t) : strlen(t);
-			/* the kernel's text after the event's name */
-			ev = strstr(from_cpu(r->line), ": ");
-			ev = ev ? strstr(ev + 2, ": ") : NULL;
-			if ((ev && strlen(ev + 2) == nl && !memcmp(ev + 2, t, nl)) ||
-			    (!ev && !nl)) {
+			if ((kt && (prefix || strlen(kt) == nl) && strlen(kt) <= nl &&
+			     !memcmp(kt, t, strlen(kt))) || (!kt && !nl)) {
 				found++;
 				break;
 			}
@@ -565,7 +621,7 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 				if (!own++)
 					printf("# %s: %s: trace-cmd prints %s with glibc's printf rules, "
 					       "not the kernel's: \"%.*s\" for the kernel's \"%s\"\n",
-					       path, bname, name, (int)nl, t, ev ? ev + 2 : "");
+					       path, bname, name, (int)nl, t, kt ? kt : "");
 				found++;
 				break;
 			}

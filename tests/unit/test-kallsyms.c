@@ -34,46 +34,6 @@ static void want_addrs(uint64_t text, uint64_t *a)
 	a[4] = text + 0x2000000;
 }
 
-/*
- * single-character tokens: token c is the character c, one after the
- * other with their NULs as scripts/kallsyms writes them (token 0, the
- * NUL character, is the empty token: one byte)
- */
-static void write_tokens(struct fk_kernel *k)
-{
-	uint64_t ttab = fk_alloc(k, 512), tidx = fk_alloc(k, 512);
-	int c;
-
-	for (c = 0; c < 256; c++) {
-		unsigned int at = c ? 2 * c - 1 : 0;
-
-		fk_ptr(k, ttab + at, 1)[0] = (uint8_t)c;
-		fk_ptr(k, tidx + 2 * c, 2)[0] = (uint8_t)at;
-		fk_ptr(k, tidx + 2 * c, 2)[1] = (uint8_t)(at >> 8);
-	}
-	fk_sym(k, "kallsyms_token_table", ttab);
-	fk_sym(k, "kallsyms_token_index", tidx);
-}
-
-static void write_names(struct fk_kernel *k)
-{
-	uint64_t p = fk_alloc(k, FK_PAGE), num = fk_alloc(k, 8);	/* read to a page end */
-	size_t i, at = 0;
-
-	for (i = 0; i < NSYM; i++) {
-		size_t n = strlen(names[i]);
-		uint8_t *b = fk_ptr(k, p + at, n + 2);
-
-		b[0] = (uint8_t)(n + 1);
-		b[1] = i == 0 ? 'D' : 'T';
-		memcpy(b + 2, names[i], n);
-		at += n + 2;
-	}
-	fk_sym(k, "kallsyms_names", p);
-	fk_w32(k, num, NSYM);
-	fk_sym(k, "kallsyms_num_syms", num);
-}
-
 /* damage done to a table before it is read */
 enum harm { WHOLE, TOKEN_INDEX, ORDER };
 
@@ -101,8 +61,8 @@ static void run_harmed(enum enc enc, const char *what, enum harm harm)
 		want[3] = want[4];
 		want[4] = x;
 	}
-	write_tokens(k);
-	write_names(k);
+	fk_kallsyms_tokens(k);
+	fk_kallsyms_names(k, names, "DTTTT", NSYM);
 	for (i = 0; i < NSYM; i++) {
 		int32_t o;
 
