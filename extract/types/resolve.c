@@ -114,6 +114,12 @@ int kx_resolver__open(const struct kx_options *o, struct kx_resolver **out, stru
 
 	if (!r)
 		return KT_EXIT_FAILURE;
+	/*
+	 * A profile named on the command line is the user's choice (the
+	 * kdump hooks give one where no debuginfo is installed); then the
+	 * most complete source, DWARF; the dump's own BTF and kallsyms last,
+	 * as what is left when nothing else is at hand.
+	 */
 	ret = from_profile(r, o, t);
 	if (!ret)
 		ret = from_dwarf(r, o, t, so);
