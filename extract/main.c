@@ -14,9 +14,8 @@
 #include "guard.h"
 #include "options.h"
 #include "types/profile.h"
+#include "types/resolve.h"
 #include "ticket.h"
-#include "types/indump.h"
-#include "types/modules.h"
 
 static int make_profile(const struct kx_options *o)
 {
@@ -99,21 +98,36 @@ static void cpu_time(double *user, double *sys)
 	}
 }
 
+/*
+ * The kdump hook's bounds, set here rather than by timeout(1) and a
+ * subshell's ulimit: in an emulated capture kernel each process more
+ * costs tens of milliseconds. SIGALRM's default action ends the process
+ * as timeout's SIGTERM would (nothing here catches it).
+ */
+static void set_limits(const struct kx_options *o)
+{
+	if (o->memory_limit) {
+		struct rlimit rl = { .rlim_cur = o->memory_limit << 20,
+				     .rlim_max = o->memory_limit << 20 };
+
+		if (setrlimit(RLIMIT_AS, &rl))
+			fprintf(stderr, "ktrace-extract: cannot limit memory to %llu MiB: %s\n",
+				o->memory_limit, strerror(errno));
+	}
+	if (o->time_limit) {
+		signal(SIGALRM, SIG_DFL);
+		alarm(o->time_limit);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct timespec t0;
 	struct kx_options o;
-	struct kx_dump_opts dopts = { .sz = sizeof(dopts) };
 	struct kt_open_opts sopts = { .sz = sizeof(sopts) };
-	struct kx_indump_opts xopts = { .sz = sizeof(xopts) };
-	struct kx_profile *p = NULL;
-	struct kx_indump *x = NULL;
-	struct kx_modtypes *mt;
-	struct kx_dump *d;
+	struct kx_resolver *r;
 	struct kt_session *s;
 	struct kt_target t;
-	enum kx_error kerr;
-	char msg[1024];
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -123,70 +137,12 @@ int main(int argc, char **argv)
 	ret = guard_outputs(&o, NULL, NULL, NULL);
 	if (ret)
 		return ret;
-	/*
-	 * the kdump hook's bounds, set here rather than by timeout(1) and a
-	 * subshell's ulimit: in an emulated capture kernel each process
-	 * more costs tens of milliseconds. SIGALRM's default action ends
-	 * the process as timeout's SIGTERM would (nothing here catches it).
-	 */
-	if (o.memory_limit) {
-		struct rlimit rl = { .rlim_cur = o.memory_limit << 20, .rlim_max = o.memory_limit << 20 };
-
-		if (setrlimit(RLIMIT_AS, &rl))
-			fprintf(stderr, "ktrace-extract: cannot limit memory to %llu MiB: %s\n",
-				o.memory_limit, strerror(errno));
-	}
-	if (o.time_limit) {
-		signal(SIGALRM, SIG_DFL);
-		alarm(o.time_limit);
-	}
+	set_limits(&o);
 	if (o.make_profile)
 		return make_profile(&o);
-	if (o.profile) {
-		ret = kx_profile__open_dump(o.profile, o.vmcore, o.force, o.verbose,
-					    &p, &d, &t);
-		if (ret >= 0)
-			return ret;
-		goto open;
-	}
-	dopts.vmlinux = o.vmlinux;
-	dopts.force = o.force;
-	dopts.verbose = o.verbose;
-	dopts.no_vmlinux = o.from_dump || o.system_map;
-	dopts.alone_if_no_vmlinux = 1;
-	d = kx_dump__open(o.vmcore, &dopts, &kerr, msg, sizeof(msg));
-	if (!d) {
-		fprintf(stderr, "ktrace-extract: %s\n", msg);
-		return kerr == KX_ERR_MISMATCH ? KT_EXIT_MISMATCH :
-		       kerr == KX_ERR_DEBUGINFO ? KT_EXIT_DEBUGINFO :
-		       kerr == KX_ERR_NOMEM ? KT_EXIT_FAILURE : KT_EXIT_DUMP;
-	}
-	if (kx_dump__vmlinux(d)) {
-		kx_dump__target(d, &t);
-		sopts.kallsyms_else = kx_dump__kallsyms_else;
-		sopts.kallsyms_else_ctx = d;
-		goto open;
-	}
-	/* no vmlinux: the dump's own BTF and kallsyms (or a System.map) */
-	if (kx_dump__why_alone(d) && o.verbose)
-		fprintf(stderr, "ktrace-extract: %s\n", kx_dump__why_alone(d));
-	xopts.system_map = o.system_map;
-	xopts.force = o.force;
-	xopts.verbose = o.verbose;
-	ret = kx_indump__attach(d, &xopts, &x, &t);
-	if (ret >= 0) {
-		kx_dump__close(d);
+	ret = kx_resolver__open(&o, &r, &t, &sopts);
+	if (ret >= 0)
 		return ret;
-	}
-	sopts.kallsyms = kx_indump__kallsyms(x);
-	if (kx_dump__why_alone(d) || o.verbose)
-		fprintf(stderr, "ktrace-extract: %s%s: %s\n",
-			kx_dump__why_alone(d) ? "no vmlinux or profile for " : "",
-			kx_dump__why_alone(d) ? kx_dump__osrelease(d) : "dump alone",
-			kx_indump__describe(x));
-open:
-	mt = kx_modtypes__attach(o.module_debuginfo, d ? kx_dump__vmlinux(d) : NULL,
-				 o.verbose ? stderr : NULL, &t);
 	sopts.no_events = o.list_only;
 	/* what needs none of ftrace is still written when ftrace cannot be read */
 	sopts.ftrace_optional = o.dmesg || o.timeline || o.relay || o.blktrace || o.lttng ||
@@ -196,12 +152,8 @@ open:
 	s = kt_session__open(&t, &sopts);
 	if (!s) {
 		fprintf(stderr, "ktrace-extract: %s: %s\n", o.vmcore, kt_last_error());
-		if (x)
-			kx_indump__report(x, stderr);
-		kx_indump__free(x);
-		kx_dump__close(d);
-		kx_profile__free(p);
-		kx_modtypes__close(mt);
+		kx_resolver__report_failed_open(r);
+		kx_resolver__close(r);
 		return KT_EXIT_NOTRACE;
 	}
 	if (o.verbose)
@@ -212,27 +164,13 @@ open:
 				"kernel log and the other recorders are still read\n", o.vmcore,
 			kt_session__ftrace_error(s));
 	/* with the vmlinux or profile the open found */
-	ret = guard_outputs(&o, d ? kx_dump__vmlinux(d) : NULL, p ? kx_profile__path(p) : NULL,
-			    d ? kx_dump__osrelease(d) : NULL);
-	if (!ret && o.ticket) {
-		struct kx_ticket_src src = { .release = kx_dump__osrelease(d) };
-
-		src.s = s;
-		src.dump = d;
-		if (p) {
-			src.profile = kx_profile__path(p);
-		} else if (x) {
-			src.indump = x;
-			src.system_map = o.system_map;
-		} else {
-			src.vmlinux = kx_dump__vmlinux(d);
-			src.module_debuginfo = mt ? o.module_debuginfo : NULL;
-		}
-		ret = kx_ticket(&o, s, &src);
-	} else if (!ret) {
+	ret = guard_outputs(&o, kx_resolver__vmlinux(r), kx_resolver__profile(r),
+			    kx_dump__osrelease(kx_resolver__dump(r)));
+	if (!ret && o.ticket)
+		ret = kx_ticket(&o, s, r);
+	else if (!ret)
 		ret = kx_run(&o, s);
-	}
-	if (o.verbose && s) {
+	if (o.verbose) {
 		int used, fast = kt_session__fast_formats(s, &used);
 
 		if (used)
@@ -243,26 +181,10 @@ open:
 	if (kt_session__ftrace_error(s) && ret == KT_EXIT_OK)
 		ret = KT_EXIT_PARTIAL;
 	kt_session__free(s);
-	if (x && kx_indump__report(x, stderr) && ret == KT_EXIT_OK)
+	/* what the types' source could not answer is a loss too */
+	if (kx_resolver__report(r) && ret == KT_EXIT_OK)
 		ret = KT_EXIT_PARTIAL;
-	/*
-	 * a profile made by an older ktrace, without answers to what this one
-	 * asks (a member renamed in a newer kernel, a new reader): what hangs
-	 * on them was taken as absent, which may be a buffer or an option
-	 * not read; said above question by question, counted here
-	 */
-	if (p && kx_profile__unknown(p)) {
-		fprintf(stderr, "ktrace-extract: the profile had no answer to %u question%s of this "
-				"ktrace: what depends on %s may be missing (make the profile again)\n",
-			kx_profile__unknown(p), kx_profile__unknown(p) == 1 ? "" : "s",
-			kx_profile__unknown(p) == 1 ? "it" : "them");
-		if (ret == KT_EXIT_OK)
-			ret = KT_EXIT_PARTIAL;
-	}
-	kx_indump__free(x);
-	kx_dump__close(d);
-	kx_profile__free(p);
-	kx_modtypes__close(mt);
+	kx_resolver__close(r);
 	if (o.verbose) {
 		double user, sys;
 

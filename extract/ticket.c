@@ -16,6 +16,14 @@
 #include "dump.h"
 #include "ticket.h"
 #include "types/indump.h"
+#include "types/profile.h"
+#include "types/resolve.h"
+
+/* what add_profile() is given: the session and what answered its questions */
+struct ticket_src {
+	const struct kx_resolver *r;
+	struct kt_session *s;
+};
 
 static int copy_file(const char *from, const char *to)
 {
@@ -50,9 +58,11 @@ static int copy_file(const char *from, const char *to)
  * tables' own symbols are not in kallsyms: a profile without them finds
  * them in VMCOREINFO (6.0+); before, the --system-map given is used.
  */
-static int profile_from_dump(const struct kx_ticket_src *src, const char *dir, const char *path)
+static int profile_from_dump(const struct ticket_src *src, const char *release, const char *dir,
+			     const char *path)
 {
 	struct kx_profile_make_opts po = { .sz = sizeof(po) };
+	const char *system_map = kx_resolver__system_map(src->r);
 	char *btf = NULL, *map = NULL, *koff, type;
 	uint64_t kaslr = 0, addr;
 	const char *name;
@@ -61,7 +71,7 @@ static int profile_from_dump(const struct kx_ticket_src *src, const char *dir, c
 	FILE *f;
 	int i, err = -EIO;
 
-	raw = kx_indump__btf_raw(src->indump, &size);
+	raw = kx_indump__btf_raw(kx_resolver__indump(src->r), &size);
 	if (!raw || asprintf(&btf, "%s/.vmlinux.btf.tmp", dir) < 0 ||
 	    asprintf(&map, "%s/.System.map.tmp", dir) < 0)
 		goto out;
@@ -71,12 +81,12 @@ static int profile_from_dump(const struct kx_ticket_src *src, const char *dir, c
 	err = fwrite(raw, 1, size, f) == size ? 0 : -EIO;
 	if (fclose(f) || err)
 		goto out;
-	if (src->system_map) {
+	if (system_map) {
 		/* the map given has the kallsyms tables' own symbols too */
-		po.system_map = src->system_map;
+		po.system_map = system_map;
 		goto make;
 	}
-	koff = kx_dump__vmcoreinfo_line(src->dump, "KERNELOFFSET");
+	koff = kx_dump__vmcoreinfo_line(kx_resolver__dump(src->r), "KERNELOFFSET");
 	if (koff)
 		kaslr = strtoull(koff, NULL, 16);
 	free(koff);
@@ -96,7 +106,7 @@ static int profile_from_dump(const struct kx_ticket_src *src, const char *dir, c
 make:
 	po.output = path;
 	po.btf = btf;
-	po.release = src->release;
+	po.release = release;
 	po.build_id = kt_session__build_id(src->s);
 	err = kx_profile__make(&po) ? -EIO : 0;
 out:
@@ -114,31 +124,37 @@ out:
 
 static int add_profile(void *priv, const char *dir)
 {
-	const struct kx_ticket_src *src = priv;
+	const struct ticket_src *src = priv;
+	const struct kx_resolver *r = src->r;
+	const char *release = kx_dump__osrelease(kx_resolver__dump(r));
 	struct kx_profile_make_opts po = { .sz = sizeof(po) };
 	char *path;
 	int err = 0;
 
-	if (asprintf(&path, "%s/%s.profile", dir, src->release ? src->release : "kernel") < 0)
+	if (asprintf(&path, "%s/%s.profile", dir, release ? release : "kernel") < 0)
 		return -ENOMEM;
-	if (src->profile) {
-		err = copy_file(src->profile, path);
+	switch (kx_resolver__from(r)) {
+	case KX_TYPES_PROFILE:
+		err = copy_file(kx_resolver__profile(r), path);
 		if (err)
 			fprintf(stderr, "ktrace-extract: copying the profile %s into the ticket: %s\n",
-				src->profile, strerror(-err));
-	} else if (src->indump) {
-		err = profile_from_dump(src, dir, path);
-	} else if (src->vmlinux) {
+				kx_resolver__profile(r), strerror(-err));
+		break;
+	case KX_TYPES_DUMP:
+		err = profile_from_dump(src, release, dir, path);
+		break;
+	case KX_TYPES_DWARF:
 		/* the questions libktrace asks by name, answered from the DWARF */
 		po.output = path;
-		po.vmlinux = src->vmlinux;
+		po.vmlinux = kx_resolver__vmlinux(r);
 		/* the out-of-tree recorders' types this run read, as the run did */
-		po.module_debuginfo = src->module_debuginfo;
+		po.module_debuginfo = kx_resolver__module_debuginfo(r);
 		if (kx_profile__make(&po)) {
 			fprintf(stderr, "ktrace-extract: the ticket has no layout profile: "
-					"making one from %s failed\n", src->vmlinux);
+					"making one from %s failed\n", po.vmlinux);
 			err = -EIO;
 		}
+		break;
 	}
 	free(path);
 	return err;
@@ -153,21 +169,25 @@ static void sync_stderr(const struct kx_options *o)
 		fdatasync(STDERR_FILENO);
 }
 
-int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_ticket_src *src)
+int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_resolver *r)
 {
 	struct kt_ticket_opts to = { .sz = sizeof(to) };
+	struct ticket_src src = { .r = r, .s = s };
 	char source[512];
 	int ret;
 
-	if (src->profile)
-		snprintf(source, sizeof(source), "layout profile %s", src->profile);
-	else if (src->vmlinux)
-		snprintf(source, sizeof(source), "DWARF of %s", src->vmlinux);
-	else if (src->indump)
+	switch (kx_resolver__from(r)) {
+	case KX_TYPES_PROFILE:
+		snprintf(source, sizeof(source), "layout profile %s", kx_resolver__profile(r));
+		break;
+	case KX_TYPES_DWARF:
+		snprintf(source, sizeof(source), "DWARF of %s", kx_resolver__vmlinux(r));
+		break;
+	case KX_TYPES_DUMP:
 		snprintf(source, sizeof(source), "the dump itself: %s",
-			 kx_indump__describe(src->indump));
-	else
-		snprintf(source, sizeof(source), "the dump itself");
+			 kx_indump__describe(kx_resolver__indump(r)));
+		break;
+	}
 	/*
 	 * under an address-space limit (the kdump hook's ulimit -v) the page
 	 * cache takes a quarter of it, so the rest of the run still fits
@@ -183,7 +203,7 @@ int kx_ticket(const struct kx_options *o, struct kt_session *s, const struct kx_
 	to.durable = o->fsync;
 	to.source = source;
 	to.add_files = add_profile;
-	to.priv = (void *)src;
+	to.priv = &src;
 	if (kt_ticket__write(s, o->ticket, &to)) {
 		fprintf(stderr, "ktrace-extract: ticket %s: %s\n", o->ticket, kt_last_error());
 		sync_stderr(o);
