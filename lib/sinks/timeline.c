@@ -33,6 +33,7 @@
 #include <string.h>
 #include "../internal.h"
 #include "../ftrace/render.h"
+#include "../ftrace/tracer.h"
 
 static const struct {
 	const char *clock;
@@ -70,7 +71,7 @@ bool kt_clock__comparable(const char *clock, const char **why)
 struct source {
 	struct kt_buffer *b;	/* NULL: the kernel log */
 	struct kt_iter *it;
-	struct kt_fgraph *graph;	/* the function graph prints this buffer */
+	struct kt_tracer t;	/* the buffer's printer (tracer.c) */
 	struct kt_record rec;
 	const struct kt_log_record *lrec;
 	bool have;
@@ -148,8 +149,7 @@ static void print_log(FILE *out, const struct kt_log_record *r, int width)
 	print_lines(out, r->ts_nsec, "log", width, caller, r->text, r->text_len);
 }
 
-static void print_event(struct kt_session *s, struct source *src, FILE *out,
-			struct trace_seq *q, int width)
+static void print_event(struct source *src, FILE *out, struct trace_seq *q, int width)
 {
 	const struct kt_record *r = &src->rec;
 
@@ -160,35 +160,13 @@ static void print_event(struct kt_session *s, struct source *src, FILE *out,
 		fwrite(q->buffer, 1, q->len, out);
 	}
 	trace_seq_reset(q);
-	if (src->graph && kt_fgraph__record(src->graph, src->it, r, q)) {
+	if (kt_tracer__print_line(&src->t, src->it, &src->rec, q) == KT_LINE_LINES) {
 		/* whole lines (none for a record the graph hides): each marked */
 		if (q->len && q->buffer[q->len - 1] == '\n')
 			q->len--;
 		if (q->len)
 			print_lines(out, r->ts, src->b->name, width, NULL, q->buffer, q->len);
 		return;
-	}
-	if (!src->b->ops && s->blk_type && r->type == s->blk_type &&
-	    kt_blk__classic(s, src->b)) {
-		/* blk_classic: the blk tracer's own line (blk.c) */
-		kt_blk__print(s, src->b, r->data, r->size, r->cpu, r->ts, true, q);
-	} else if (src->b->ops) {
-		/* a recorder's ring (krec, --ring): its own text after the CPU */
-		trace_seq_printf(q, "[%03d] ", r->cpu);
-		if (src->b->ops->text(src->b, r, q) == -ENOENT)
-			src->b->loss.events_unknown++;
-	} else if (src->graph) {
-		/* what the graph leaves to print_trace_fmt(): as with nop */
-		struct kt_trace_opts o = *kt_opts__load(s, src->b);
-
-		o.tracer_own_output = false;
-		kt_output__record(kt_render__session(s), src->b, &o, r, q);
-	} else {
-		/* the timeline is text: bin's records as with bin off */
-		struct kt_trace_opts o = *kt_opts__load(s, src->b);
-
-		o.bin = false;
-		kt_output__record(kt_render__session(s), src->b, &o, r, q);
 	}
 	trace_seq_terminate(q);
 	/* a stack trace event renders as several lines: each is marked */
@@ -236,15 +214,14 @@ int kt_timeline__write(struct kt_session *s, FILE *out, const struct kt_timeline
 				b->name, b->clock, why);
 			continue;
 		}
-		srcs[n].graph = kt_fgraph__new(kt_render__session(s), b);
-		if (srcs[n].graph && !kt_fgraph__usable(srcs[n].graph)) {
-			kt_fgraph__free(srcs[n].graph);
-			srcs[n].graph = NULL;
-		}
-		if (!b->ops && !srcs[n].graph && kt_opts__load(s, b)->tracer_own_output)
+		kt_tracer__choose(&srcs[n].t, s, b, true);
+		if (!srcs[n].t.ops->own_output && kt_opts__load(s, b)->tracer_own_output)
 			kt_warn(s, "timeline: buffer %s: tracer %s prints its buffer its own way; "
 				   "the timeline prints its records as events, counted as not "
 				   "rendered", b->name, kt_opts__load(s, b)->tracer);
+		err = kt_tracer__begin(&srcs[n].t, b->ops ? NULL : kt_opts__load(s, b), false);
+		if (err)
+			goto out;
 		srcs[n].b = b;
 		srcs[n].it = kt_iter__new(b, &io);
 		if (!srcs[n].it) {
@@ -269,7 +246,7 @@ int kt_timeline__write(struct kt_session *s, FILE *out, const struct kt_timeline
 		if (!next->b)
 			print_log(out, next->lrec, width);
 		else
-			print_event(s, next, out, &q, width);
+			print_event(next, out, &q, width);
 		err = advance(log, next, io.ts_min, io.ts_max);
 	}
 	trace_seq_destroy(&q);
@@ -278,7 +255,7 @@ int kt_timeline__write(struct kt_session *s, FILE *out, const struct kt_timeline
 out:
 	for (i = 1; i <= s->nr_buffers; i++) {
 		kt_iter__free(srcs[i].it);
-		kt_fgraph__free(srcs[i].graph);
+		kt_tracer__free(&srcs[i].t);
 	}
 	free(srcs);
 	return err;

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef KTRACE_LIB_TRACER_H
+#define KTRACE_LIB_TRACER_H
+
+#include <stdio.h>
+#include "../internal.h"
+
+/*
+ * The printer of a buffer, chosen once per buffer as the kernel's trace
+ * file has tr->current_trace: struct tracer's print_header() and
+ * print_line() (kernel/trace/trace.h) for the tracers ktrace prints their
+ * own way (function_graph, blk with blk_classic, a latency tracer's view),
+ * a recorder's ring, and the default of print_trace_fmt().
+ */
+struct kt_tracer;
+
+/* what a print_line() did with a record (the kernel's enum print_line_t) */
+enum kt_print_line {
+	KT_LINE_UNHANDLED,	/* TRACE_TYPE_UNHANDLED: print_trace_fmt()'s to print */
+	KT_LINE_ONE,		/* the record's text, one entry for --last */
+	KT_LINE_LINES,		/* several lines (or none), each its own for --last */
+	KT_LINE_NONE,		/* nothing yet (the latency view prints a record later) */
+};
+
+struct kt_tracer_ops {
+	const char *name;
+	/* print_header(), after "# tracer:" where the tracer prints that */
+	void (*print_header)(struct kt_tracer *t, FILE *out);
+	/* print_line(): the record's text in @q, or KT_LINE_UNHANDLED */
+	enum kt_print_line (*print_line)(struct kt_tracer *t, struct kt_iter *it,
+					 const struct kt_record *r, struct trace_seq *q);
+	/* the per-buffer state (the graph's lookahead, the latency view's delay) */
+	int (*begin)(struct kt_tracer *t);
+	enum kt_print_line (*end)(struct kt_tracer *t, struct trace_seq *q);
+	void (*free)(struct kt_tracer *t);
+	bool jobs;		/* its records may be rendered on -J's worker threads */
+	bool own_output;	/* prints what tracer_own_output says ktrace does not */
+	bool lost_first;	/* print_trace_line()'s loss line before print_line(), always */
+};
+
+struct kt_tracer {
+	const struct kt_tracer_ops *ops;
+	struct kt_session *s;
+	struct kt_buffer *b;
+	struct kt_render *rc;
+	/* the options the sink prints with (NULL: a recorder's ring has none) */
+	const struct kt_trace_opts *o;
+	struct kt_trace_opts o_own;	/* @o changed for the tracer or the sink */
+	bool timeline;	/* the timeline's: no loss, no "buffer started", lines unended */
+	bool annotate;	/* test_cpu_buff_start()'s "CPU buffer started" lines */
+	uint64_t idx, started[KT_CPUMASK_WORDS];
+	struct kt_fgraph *graph;
+	/* the latency view: the record printed once the next one is read */
+	struct kt_record prev;
+	void *copy;
+	size_t cap;
+	bool have;
+	uint64_t *skipped, done[KT_CPUMASK_WORDS];
+	int err;	/* print_line() could not keep a record (-ENOMEM) */
+};
+
+/*
+ * The printer of @b for the text sink (@timeline false) or the timeline:
+ * its ops, no state yet. Warns as the choice does (function_graph's
+ * columns ktrace does not print).
+ */
+void kt_tracer__choose(struct kt_tracer *t, struct kt_session *s, struct kt_buffer *b,
+		       bool timeline);
+/* the state for reading @b with options @o (kt_opts__load()'s, or the sink's copy) */
+int kt_tracer__begin(struct kt_tracer *t, const struct kt_trace_opts *o, bool annotate);
+void kt_tracer__header(struct kt_tracer *t, FILE *out);
+/* print_trace_line(): one record's text in @q */
+enum kt_print_line kt_tracer__print_line(struct kt_tracer *t, struct kt_iter *it,
+					 struct kt_record *r, struct trace_seq *q);
+/* what the printer still holds once the records are read */
+enum kt_print_line kt_tracer__end(struct kt_tracer *t, struct trace_seq *q);
+void kt_tracer__free(struct kt_tracer *t);
+
+#endif
