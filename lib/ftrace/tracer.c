@@ -9,19 +9,23 @@
 #include "render.h"
 #include "tracer.h"
 
-/* test_cpu_buff_start(): the first record of each CPU after the first two */
-static void buff_start(struct kt_tracer *t, int cpu, uint64_t idx, struct trace_seq *q)
+bool kt_tracer__buff_start(uint64_t started[KT_CPUMASK_WORDS], int cpu, uint64_t idx)
 {
-	if (!t->annotate || cpu >= KT_CPUMASK_WORDS * 64 ||
-	    (t->started[cpu / 64] & (1ULL << (cpu % 64))))
-		return;
-	t->started[cpu / 64] |= 1ULL << (cpu % 64);
+	if (cpu < 0 || cpu >= KT_CPUMASK_WORDS * 64 || (started[cpu / 64] & (1ULL << (cpu % 64))))
+		return false;
+	started[cpu / 64] |= 1ULL << (cpu % 64);
 	/*
 	 * "iter->idx > 1", and s_next() gives the first entry idx 0: the
 	 * first two entries never carry the line (the second one's CPU is
 	 * still marked started)
 	 */
-	if (idx > 2)
+	return idx > 2;
+}
+
+/* test_cpu_buff_start(): the first record of each CPU after the first two */
+static void buff_start(struct kt_tracer *t, int cpu, uint64_t idx, struct trace_seq *q)
+{
+	if (t->annotate && kt_tracer__buff_start(t->started, cpu, idx))
 		trace_seq_printf(q, "##### CPU %d buffer started ####\n", cpu);
 }
 

@@ -60,6 +60,13 @@ struct kt_tracer {
 };
 
 /*
+ * test_cpu_buff_start(): whether the @idx-th record read (from 1), the
+ * first of @cpu, carries "##### CPU N buffer started ####"; marks @cpu
+ * started. The text sink's printers and -J's reading thread (jobs.c) ask.
+ */
+bool kt_tracer__buff_start(uint64_t started[KT_CPUMASK_WORDS], int cpu, uint64_t idx);
+
+/*
  * The printer of @b for the text sink (@timeline false) or the timeline:
  * its ops, no state yet. Warns as the choice does (function_graph's
  * columns ktrace does not print).

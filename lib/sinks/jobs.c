@@ -21,6 +21,7 @@
 #include "jobs.h"
 #include "../ftrace/prefetch.h"
 #include "../ftrace/render.h"
+#include "../ftrace/tracer.h"
 
 #define JOB_RECS	1024
 #define JOB_BYTES	(256u << 10)
@@ -335,12 +336,8 @@ static int run(struct kt_session *s, struct kt_buffer *b, struct kt_iter *it,
 		jr->r.data = (const void *)(uintptr_t)cur->data_len;
 		memcpy(cur->data + cur->data_len, r.data, r.size);
 		cur->data_len += r.size;
-		jr->cpu_started = false;
-		if (annotate && r.cpu < KT_CPUMASK_WORDS * 64 &&
-		    !(started[r.cpu / 64] & (1ULL << (r.cpu % 64)))) {
-			started[r.cpu / 64] |= 1ULL << (r.cpu % 64);
-			jr->cpu_started = idx > 2;	/* as text.c: the kernel's idx is ours - 1 */
-		}
+		/* test_cpu_buff_start(), decided here in reading order (tracer.c) */
+		jr->cpu_started = annotate && kt_tracer__buff_start(started, r.cpu, idx);
 		if (cur->n == JOB_RECS || cur->data_len >= JOB_BYTES) {
 			hand_out(&j, cur);
 			cur = NULL;

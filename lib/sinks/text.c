@@ -57,7 +57,8 @@ static int emit_job(void *ctx, const char *text, size_t len)
 static void warn_options(struct kt_session *s, struct kt_buffer *b,
 			 const struct kt_trace_opts *o_tr, bool own_output)
 {
-	if (o_tr->tracer_own_output && !own_output && !b->snapshot && !strncmp(o_tr->tracer, "wakeup", 6))
+	if (o_tr->tracer_own_output && !own_output && !b->snapshot &&
+	    !strncmp(o_tr->tracer, "wakeup", 6))
 		kt_warn(s, "buffer %s: tracer %s: the kernel's trace file shows the longest "
 			   "latency's trace, buffer %s.snapshot here; this live buffer (trace_pipe's) "
 			   "is printed as events, counted as not rendered", b->name, o_tr->tracer,

@@ -321,13 +321,14 @@ static bool printf_differs(const char *fmt)
 
 	for (p = fmt ? strchr(fmt, '%') : NULL; p; p = strchr(p + 1, '%')) {
 		size_t n = strspn(p + 1, "#0-+ 0123456789.lhzt");
+		const char *dot = memchr(p + 1, '.', n);
 
 		if (p[1] == '%') {
 			p++;
 			continue;
 		}
-		if (memchr(p + 1, '#', n) || strstr(p + 1, "hh") == p + 1 + n - 2 ||
-		    (memchr(p + 1, '.', n) && ((const char *)memchr(p + 1, '.', n))[1] == '0'))
+		if (memchr(p + 1, '#', n) || (n >= 2 && !memcmp(p + n - 1, "hh", 2)) ||
+		    (dot && dot[1] == '0'))
 			return true;
 	}
 	return false;
