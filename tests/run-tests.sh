@@ -16,7 +16,8 @@
 set -u
 cd "$(dirname "$0")/.."
 O=${O:-build}
-export O KTRACE_BIN=${KTRACE_BIN:-$PWD/$O/ktrace-extract}
+case $O in /*) bin=$O/ktrace-extract ;; *) bin=$PWD/$O/ktrace-extract ;; esac
+export O KTRACE_BIN=${KTRACE_BIN:-$bin}
 pass=0 fail=0 skip=0
 failed_names=()
 # every "not ok" line, printed again before the summary: a log cut in the

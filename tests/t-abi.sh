@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$src" || exit 1
 make -s O="$O" "$O/libktrace.so" >"$tmp/make.log" 2>&1 ||
 	{ nok "make $O/libktrace.so failed: $(tail -n 3 "$tmp/make.log")"; finish; }
-so=$src/$O/libktrace.so
+case $O in /*) so=$O/libktrace.so ;; *) so=$src/$O/libktrace.so ;; esac
 
 printf '#include "ktrace/ktrace.h"\n' >"$tmp/h.c"
 gcc -Iinclude $(pkg-config --cflags libtraceevent) -fsyntax-only -aux-info "$tmp/h.aux" "$tmp/h.c" ||
