@@ -82,6 +82,7 @@ done
 # corrupt and cut pages are read, counted and skipped alike by the
 # read-ahead thread and the calling thread
 D=$KTRACE_CACHE/damaged
+ls "$D"/*.elf >/dev/null 2>&1 || echo "skip - no damaged dumps in $D (scripts/make-damaged: made by the runner and by t-damaged)"
 V61=$( [ -f "$VMCORES/k6.1/case.env" ] && . "$VMCORES/k6.1/case.env" && echo "$VMLINUX")
 V612=$( [ -f "$VMCORES/k6.12/case.env" ] && . "$VMCORES/k6.12/case.env" && echo "$VMLINUX")
 for core in "$D"/*.elf "$D"/d31.kdump; do
