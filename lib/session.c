@@ -275,6 +275,31 @@ void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
 	}
 }
 
+int kt_session__losses(const struct kt_session *s, const char *instance, struct kt_losses *l)
+{
+	struct kt_losses own = { .sz = sizeof(own) };
+	const struct kt_buffer *b = NULL;
+	size_t sz;
+
+	memcpy(&sz, l, sizeof(sz));
+	if (sz < sizeof(size_t))
+		return kt_err(EINVAL, "struct kt_losses: sz is %zu, not the size of the struct "
+				      "(set .sz = sizeof(it))", sz);
+	if (instance && !(b = kt_session__find_buffer(s, instance)))
+		return kt_err(ENOENT, "no buffer %s", instance);
+	/* each counter filled once, by the function that keeps it */
+	if (b)
+		kt_buffer__loss(b, &own.ftrace);
+	else
+		kt_session__loss(s, &own.ftrace);
+	/* .sz as the caller knows the struct: its own members past ours lost nothing */
+	own.sz = sz;
+	if (sz > sizeof(own))
+		memset((char *)l + sizeof(own), 0, sz - sizeof(own));
+	memcpy(l, &own, sz < sizeof(own) ? sz : sizeof(own));
+	return 0;
+}
+
 const char *kt_session__header_page(const struct kt_session *s) { return s->header_page; }
 const char *kt_session__header_event(const struct kt_session *s) { return s->header_event; }
 

@@ -203,6 +203,32 @@ bool kt_session__buffer_unread(const struct kt_session *s, const char *name);
 /* Loss counted over the whole session so far (all buffers read). */
 void kt_session__loss(const struct kt_session *s, struct kt_loss *loss);
 
+/*
+ * The loss account behind a sized entry point, libbpf's way: the caller
+ * sets .sz = sizeof(it); a library that knows fewer members fills those
+ * and zeroes the rest up to .sz (a counter it does not keep lost
+ * nothing), one that knows more fills only the first .sz bytes. Members
+ * are only ever appended (the relay's and LTTng's counts are to follow
+ * the buffers' here; issue 29).
+ */
+struct kt_losses {
+	size_t sz;
+	/* the buffers' counts, the kernel log's and the session's own */
+	struct kt_loss ftrace;
+};
+
+/**
+ * kt_session__losses() - the loss counted so far
+ * @instance: a buffer's name ("global" or "" the top-level one): its
+ *            counts alone (kt_buffer__loss()); NULL: the whole session's
+ *            (kt_session__loss())
+ * @l: .sz set by the caller
+ *
+ * 0; -EINVAL when .sz is smaller than its own member, -ENOENT when there
+ * is no buffer @instance (kt_last_error() says which).
+ */
+int kt_session__losses(const struct kt_session *s, const char *instance, struct kt_losses *l);
+
 /**
  * kt_session__panic_cpu() - the CPU that panicked (or entered kdump)
  * @source: if not NULL, set to the kernel symbol the answer came from

@@ -201,6 +201,73 @@ static void test_unknown_id(void)
 	free(r);
 }
 
+/*
+ * kt_session__losses(), the sized entry point: an unknown id counted, read
+ * by a caller built against this header, an older (shorter) one and a
+ * newer (longer) one
+ */
+static void test_losses(void)
+{
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	struct fk_pb pb;
+	struct kt_losses l = { .sz = sizeof(l) };
+	/* an older caller's: it knows the counters up to events_unknown */
+	size_t old_sz = offsetof(struct kt_losses, ftrace) +
+			offsetof(struct kt_loss, events_unknown) + sizeof(uint64_t);
+	union {
+		struct kt_losses l;
+		unsigned char b[sizeof(struct kt_losses) + 16];
+	} u;
+	size_t i;
+	bool tail_kept = true, tail_zero = true;
+	char *text;
+
+	fk_seq_event(k, 5);
+	pb = fk_page(r, 0, 1000);
+	fk_ev(&pb, 10, 5, 1);
+	fk_ev(&pb, 10, 77, 2);
+	if (fk_open(k, &fs, false))
+		return;
+	text = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), false);
+	CHECK(kt_session__losses(fs.s, NULL, &l) == 0, "losses: the session's read");
+	CHECK_U64(l.ftrace.events_unknown, 1, "losses: the session's unknown id");
+	CHECK(l.sz == sizeof(l), "losses: sz kept");
+	memset(&l, 0xff, sizeof(l));
+	l.sz = sizeof(l);
+	CHECK(kt_session__losses(fs.s, "global", &l) == 0, "losses: the buffer's read");
+	CHECK_U64(l.ftrace.events_unknown, 1, "losses: the buffer's unknown id");
+	CHECK_U64(l.ftrace.log_records, 0, "losses: the buffer's counts alone");
+
+	memset(u.b, 0xee, sizeof(u.b));
+	u.l.sz = old_sz;
+	CHECK(kt_session__losses(fs.s, NULL, &u.l) == 0, "losses: an older caller's read");
+	CHECK_U64(u.l.ftrace.events_unknown, 1, "losses: an older caller gets what it knows");
+	for (i = old_sz; i < sizeof(u.b); i++)
+		tail_kept &= u.b[i] == 0xee;
+	CHECK(tail_kept, "losses: nothing written past an older caller's sz");
+
+	memset(u.b, 0xee, sizeof(u.b));
+	u.l.sz = sizeof(u.b);
+	CHECK(kt_session__losses(fs.s, NULL, &u.l) == 0, "losses: a newer caller's read");
+	CHECK_U64(u.l.ftrace.events_unknown, 1, "losses: a newer caller's unknown id");
+	for (i = sizeof(struct kt_losses); i < sizeof(u.b); i++)
+		tail_zero &= !u.b[i];
+	CHECK(tail_zero, "losses: the counters this library does not keep are zero");
+	CHECK(u.l.sz == sizeof(u.b), "losses: a newer caller's sz kept");
+
+	l.sz = 0;
+	CHECK(kt_session__losses(fs.s, NULL, &l) == -EINVAL, "losses: sz 0 refused");
+	l.sz = sizeof(l);
+	CHECK(kt_session__losses(fs.s, "nosuch", &l) == -ENOENT, "losses: no such buffer");
+	free(text);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 /* __data_loc pointing past the record (into the next one) and past the page */
 static void test_data_loc(void)
 {
@@ -466,6 +533,7 @@ int main(void)
 	test_events_cut();
 	test_fields_loop();
 	test_unknown_id();
+	test_losses();
 	test_data_loc();
 	test_printk_loop();
 	test_outside_fields();
