@@ -249,57 +249,6 @@ struct kt_buffer *kt_session__find_buffer(const struct kt_session *s, const char
 	return NULL;
 }
 
-void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
-{
-	const struct kt_log *klog;
-	int i;
-
-	memset(loss, 0, sizeof(*loss));
-	for (i = 0; i < s->nr_buffers; i++)
-		kt_loss__add(loss, &s->buffers[i]->loss);
-	loss->addrs_unnamed = __atomic_load_n(&s->addrs_unnamed, __ATOMIC_RELAXED);
-	loss->addrs_substituted = __atomic_load_n(&s->addrs_substituted, __ATOMIC_RELAXED);
-	loss->buffers_unread = s->buffers_unread;
-	loss->events_unread = s->events_unread;
-	/* the kernel log, once it was read; its counts are its own members */
-	if ((klog = kt_recorder__peek(s, KT_REC_PRINTK))) {
-		struct kt_loss ll;
-
-		kt_log__loss(klog, &ll);
-		loss->log_records = ll.log_records;
-		loss->log_overwritten = ll.log_overwritten;
-		loss->log_dropped = ll.log_dropped;
-		loss->log_inflight = ll.log_inflight;
-		loss->log_corrupt = ll.log_corrupt;
-		loss->log_unreadable = ll.log_unreadable;
-	}
-}
-
-int kt_session__losses(const struct kt_session *s, const char *instance, struct kt_losses *l)
-{
-	struct kt_losses own = { .sz = sizeof(own) };
-	const struct kt_buffer *b = NULL;
-	size_t sz;
-
-	memcpy(&sz, l, sizeof(sz));
-	if (sz < sizeof(size_t))
-		return kt_err(EINVAL, "struct kt_losses: sz is %zu, not the size of the struct "
-				      "(set .sz = sizeof(it))", sz);
-	if (instance && !(b = kt_session__find_buffer(s, instance)))
-		return kt_err(ENOENT, "no buffer %s", instance);
-	/* each counter filled once, by the function that keeps it */
-	if (b)
-		kt_buffer__loss(b, &own.ftrace);
-	else
-		kt_session__loss(s, &own.ftrace);
-	/* .sz as the caller knows the struct: its own members past ours lost nothing */
-	own.sz = sz;
-	if (sz > sizeof(own))
-		memset((char *)l + sizeof(own), 0, sz - sizeof(own));
-	memcpy(l, &own, sz < sizeof(own) ? sz : sizeof(own));
-	return 0;
-}
-
 const char *kt_session__header_page(const struct kt_session *s) { return s->header_page; }
 const char *kt_session__header_event(const struct kt_session *s) { return s->header_event; }
 
