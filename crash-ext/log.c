@@ -76,12 +76,11 @@ void kc_cmd_timeline(int argc, char **argv, FILE *out)
 	uint64_t cpumask[KT_CPUMASK_WORDS] = { 0 };
 	struct kt_iter_opts io = { .sz = sizeof(io), .ts_max = UINT64_MAX };
 	struct kt_timeline_opts to = { .sz = sizeof(to), .iter = &io };
-	struct kt_loss *before = NULL, loss;
+	struct kt_loss_mark *m;
 	const char *instance = NULL;
 	struct kt_session *s;
-	struct kt_buffer *b;
 	struct kt_log *log;
-	int c, i, err;
+	int c, err;
 
 	while ((c = getopt(argc, argv, "i:c:s:u:")) != EOF) {
 		switch (c) {
@@ -121,26 +120,15 @@ void kc_cmd_timeline(int argc, char **argv, FILE *out)
 			return;
 		}
 	}
-	before = calloc(kt_session__buffer_cnt(s) + 1, sizeof(*before));
-	if (!before) {
+	m = kt_session__loss_mark(s);
+	if (!m) {
 		error(INFO, "out of memory\n");
 		return;
 	}
-	kt_session__for_each_buffer(s, i, b)
-		kt_buffer__loss(b, &before[i]);
 	err = kt_timeline__write(s, out, &to);
 	if (err)
 		error(INFO, "timeline: %s\n", strerror(-err));
 	/* the loss lines ktrace-extract prints, each read counted as the first */
-	kt_log__print_loss(log, out, "# ktrace: log: ");
-	kt_session__for_each_buffer(s, i, b) {
-		char prefix[300];
-
-		if ((to.only && b != to.only) || !kt_clock__comparable(kt_buffer__clock(b), NULL))
-			continue;
-		snprintf(prefix, sizeof(prefix), "# ktrace: %s: ", kt_buffer__name(b));
-		kt_buffer__read_loss(b, &before[i], &loss);
-		kt_loss__print(&loss, out, prefix);
-	}
-	free(before);
+	kt_session__write_trailer(s, m, to.only, KT_TRAILER_TIMELINE, out);
+	kt_loss_mark__free(m);
 }

@@ -45,16 +45,19 @@ static struct kt_buffer *find_buffer(struct kt_session *s, const char *name)
 static int show_buffer(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		       const struct kt_text_opts *to, bool first)
 {
-	struct kt_loss before, loss;
+	struct kt_loss_mark *m;
 	int err;
 
 	if (!first)
 		fputc('\n', out);
 	kt_buffer__print_banner(b, out);
-	kt_buffer__loss(b, &before);
+	/* the trailer of this read alone, as if it were the session's first */
+	m = kt_session__loss_mark(s);
+	if (!m)
+		return -ENOMEM;
 	err = kt_text__write(s, b, out, to);
-	kt_buffer__read_loss(b, &before, &loss);
-	kt_loss__print(&loss, out, "# ktrace: ");
+	kt_session__write_trailer(s, m, b, 0, out);
+	kt_loss_mark__free(m);
 	return err;
 }
 

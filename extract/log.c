@@ -6,6 +6,7 @@
  * to stderr. The timeline ends with the "# ktrace:" loss lines of the log
  * and of each buffer merged, as crash's "ktrace timeline" prints them.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "options.h"
@@ -17,9 +18,9 @@ int kx_write_log(const struct kx_options *o, struct kt_session *s, struct kt_buf
 	struct kt_log_opts lo = { .sz = sizeof(lo) };
 	struct kt_timeline_opts to = { .sz = sizeof(to) };
 	struct kt_log *log = kt_session__log(s);
+	struct kt_loss_mark *m;
 	struct kt_loss l;
-	struct kt_buffer *b;
-	int i, err;
+	int err;
 
 	*status = KT_EXIT_OK;
 	if (!log) {
@@ -39,17 +40,12 @@ int kx_write_log(const struct kx_options *o, struct kt_session *s, struct kt_buf
 		io.ts_max = o->ts_max;
 		to.iter = &io;
 		to.only = only;
+		m = kt_session__loss_mark(s);
+		if (!m)
+			return -ENOMEM;
 		err = kt_timeline__write(s, out, &to);
-		kt_log__print_loss(log, out, "# ktrace: log: ");
-		kt_session__for_each_buffer(s, i, b) {
-			char prefix[300];
-
-			if ((only && b != only) || !kt_clock__comparable(kt_buffer__clock(b), NULL))
-				continue;
-			snprintf(prefix, sizeof(prefix), "# ktrace: %s: ", kt_buffer__name(b));
-			kt_buffer__loss(b, &l);
-			kt_loss__print(&l, out, prefix);
-		}
+		kt_session__write_trailer(s, m, only, KT_TRAILER_TIMELINE, out);
+		kt_loss_mark__free(m);
 	}
 	kt_log__loss(log, &l);
 	if (!o->quiet)

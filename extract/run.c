@@ -34,8 +34,7 @@ static int write_buffer(const struct kx_options *o, struct kt_session *s,
 {
 	struct kt_iter_opts io = { .sz = sizeof(io) };
 	struct kt_text_opts to = { .sz = sizeof(to) };
-	struct kt_loss l;
-	uint64_t unnamed, subst;
+	struct kt_loss_mark *m = NULL;
 	int err;
 
 	io.cpumask = o->cpus_given ? o->cpumask : NULL;
@@ -52,21 +51,15 @@ static int write_buffer(const struct kx_options *o, struct kt_session *s,
 		if (!first)
 			fputc('\n', out);
 		kt_buffer__print_banner(b, out);
+		/* the account before the read: the trailer says what it lost */
+		m = kt_session__loss_mark(s);
+		if (!m)
+			return -ENOMEM;
 	}
-	kt_session__loss(s, &l);
-	unnamed = l.addrs_unnamed;
-	subst = l.addrs_substituted;
 	err = kt_text__write(s, b, out, &to);
-	if (to.header) {
-		kt_session__loss(s, &l);
-		unnamed = l.addrs_unnamed - unnamed;
-		subst = l.addrs_substituted - subst;
-		kt_buffer__loss(b, &l);
-		/* the session's counts, of this buffer's lines */
-		l.addrs_unnamed = unnamed;
-		l.addrs_substituted = subst;
-		kt_loss__print(&l, out, "# ktrace: ");
-	}
+	if (m)
+		kt_session__write_trailer(s, m, b, 0, out);
+	kt_loss_mark__free(m);
 	return err;
 }
 

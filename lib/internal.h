@@ -217,6 +217,8 @@ struct trace_seq;
  */
 struct kt_ring_ops {
 	const char *kind;	/* "krec", "raw" */
+	/* the section of struct kt_losses its loss is in, an offsetof() (0: .ftrace) */
+	size_t loss_section;
 	/* one record as text, no newline; -ENOENT unknown id, -EBADMSG undecodable */
 	int (*text)(struct kt_buffer *b, const struct kt_record *r, struct trace_seq *q);
 	/* the members of a record's JSON object after cpu, ts and size */
@@ -307,6 +309,8 @@ struct kt_recorder_ops {
 	 */
 	int (*find)(struct kt_session *s, void **state);
 	void (*free)(void *state);
+	/* add what it counted so far to its section of the account (NULL: none) */
+	void (*loss)(const void *state, struct kt_losses *l);
 };
 
 struct kt_recorder_slot {
@@ -323,6 +327,15 @@ void *kt_recorder__peek(const struct kt_session *s, enum kt_recorder_id id);
 void kt_recorder__free_all(struct kt_session *s);
 /* the negative errno of recorder @id's find (0: found, or not asked yet) */
 int kt_recorder__err(const struct kt_session *s, enum kt_recorder_id id);
+/* every recorder found so far adds its counts to @l (its ops' loss) */
+void kt_recorder__add_losses(const struct kt_session *s, struct kt_losses *l);
+/*
+ * account.c: what @b's read since @m lost, as if it were its first, the
+ * session's address counts since @m as its own: a buffer's text trailer,
+ * JSON's buffer_end
+ */
+void kt_loss_mark__buffer(const struct kt_session *s, const struct kt_loss_mark *m,
+			  const struct kt_buffer *b, struct kt_loss *l);
 extern const struct kt_recorder_ops kt_printk_recorder, kt_relay_recorder, kt_lttng_recorder;
 
 /*

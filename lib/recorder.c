@@ -59,3 +59,15 @@ void kt_recorder__free_all(struct kt_session *s)
 		memset(&s->rec[i], 0, sizeof(s->rec[i]));
 	}
 }
+
+void kt_recorder__add_losses(const struct kt_session *s, struct kt_losses *l)
+{
+	int i;
+
+	for (i = 0; i < KT_REC_NR; i++) {
+		const void *state = kt_recorder__peek(s, i);
+
+		if (state && recorders[i]->loss)
+			recorders[i]->loss(state, l);
+	}
+}

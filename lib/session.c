@@ -249,32 +249,6 @@ struct kt_buffer *kt_session__find_buffer(const struct kt_session *s, const char
 	return NULL;
 }
 
-void kt_session__loss(const struct kt_session *s, struct kt_loss *loss)
-{
-	const struct kt_log *klog;
-	int i;
-
-	memset(loss, 0, sizeof(*loss));
-	for (i = 0; i < s->nr_buffers; i++)
-		kt_loss__add(loss, &s->buffers[i]->loss);
-	loss->addrs_unnamed = __atomic_load_n(&s->addrs_unnamed, __ATOMIC_RELAXED);
-	loss->addrs_substituted = __atomic_load_n(&s->addrs_substituted, __ATOMIC_RELAXED);
-	loss->buffers_unread = s->buffers_unread;
-	loss->events_unread = s->events_unread;
-	/* the kernel log, once it was read; its counts are its own members */
-	if ((klog = kt_recorder__peek(s, KT_REC_PRINTK))) {
-		struct kt_loss ll;
-
-		kt_log__loss(klog, &ll);
-		loss->log_records = ll.log_records;
-		loss->log_overwritten = ll.log_overwritten;
-		loss->log_dropped = ll.log_dropped;
-		loss->log_inflight = ll.log_inflight;
-		loss->log_corrupt = ll.log_corrupt;
-		loss->log_unreadable = ll.log_unreadable;
-	}
-}
-
 const char *kt_session__header_page(const struct kt_session *s) { return s->header_page; }
 const char *kt_session__header_event(const struct kt_session *s) { return s->header_event; }
 

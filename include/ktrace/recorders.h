@@ -23,17 +23,7 @@ extern "C" {
  */
 struct kt_relay_chan;
 
-struct kt_relay_loss {
-	uint64_t bufs_damaged;		/* buffers refused (sizes, offsets, padding) */
-	uint64_t bufs_unreadable;	/* struct rchan_buf or padding[] not in the dump */
-	uint64_t subbufs_overwritten;	/* overwritten unread (flight mode) */
-	uint64_t bytes_unreadable;	/* unread data not in the dump */
-	uint64_t bytes_skipped;		/* blktrace: not a valid record, skipped */
-	uint64_t records_cut;		/* blktrace: a record cut by the end of the data */
-	uint64_t events_dropped;	/* blktrace: blk_trace->dropped (buffer full) */
-	uint64_t list_anomalies;	/* relay_channels broken or looped */
-};
-
+/* struct kt_relay_loss: the loss account's (session.h) */
 struct kt_relay_info {
 	uint64_t addr;			/* struct rchan * */
 	const char *base_filename;	/* "trace" for blktrace */
@@ -84,19 +74,9 @@ void kt_relay_loss__print(const struct kt_relay_loss *l, FILE *out, const char *
 /*
  * LTTng kernel sessions (lib/lttng/, lttng-modules 2.13): every session
  * on lttng-tracer's list, its channels' per-CPU ring buffers and its
- * metadata, written as CTF 1.8 traces babeltrace2 reads.
+ * metadata, written as CTF 1.8 traces babeltrace2 reads (struct
+ * kt_lttng_loss: the loss account's, session.h).
  */
-struct kt_lttng_loss {
-	uint64_t sessions_damaged;	/* session or metadata refused or unreadable */
-	uint64_t chans_damaged;		/* channel refused or unreadable */
-	uint64_t bufs_damaged;		/* buffer refused (ids, sizes, commit counts) */
-	uint64_t bufs_unreadable;	/* struct lttng_kernel_ring_buffer not in the dump */
-	uint64_t packets_overwritten;	/* older than what the buffer still holds */
-	uint64_t packets_unreadable;	/* a page of it not in the dump */
-	uint64_t sets_damaged;		/* page sets with a bad packet header */
-	uint64_t bytes_uncommitted;	/* reserved but not committed at the crash */
-	uint64_t list_anomalies;	/* sessions or channel list broken or looped */
-};
 /*
  * Write @dir/<session>/kernel/: metadata (the session's TSDL text) and
  * one stream file per channel and CPU (chan<id>_<cpu>), the packets as

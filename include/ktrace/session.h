@@ -91,6 +91,31 @@ struct kt_loss {
 	uint64_t cpus_unread;
 };
 
+/* What a relay channel lost (relay/, blktrace): kt_relay_loss__print() */
+struct kt_relay_loss {
+	uint64_t bufs_damaged;		/* buffers refused (sizes, offsets, padding) */
+	uint64_t bufs_unreadable;	/* struct rchan_buf or padding[] not in the dump */
+	uint64_t subbufs_overwritten;	/* overwritten unread (flight mode) */
+	uint64_t bytes_unreadable;	/* unread data not in the dump */
+	uint64_t bytes_skipped;		/* blktrace: not a valid record, skipped */
+	uint64_t records_cut;		/* blktrace: a record cut by the end of the data */
+	uint64_t events_dropped;	/* blktrace: blk_trace->dropped (buffer full) */
+	uint64_t list_anomalies;	/* relay_channels broken or looped */
+};
+
+/* What an LTTng session lost (lttng/): kt_lttng_loss__print() */
+struct kt_lttng_loss {
+	uint64_t sessions_damaged;	/* session or metadata refused or unreadable */
+	uint64_t chans_damaged;		/* channel refused or unreadable */
+	uint64_t bufs_damaged;		/* buffer refused (ids, sizes, commit counts) */
+	uint64_t bufs_unreadable;	/* struct lttng_kernel_ring_buffer not in the dump */
+	uint64_t packets_overwritten;	/* older than what the buffer still holds */
+	uint64_t packets_unreadable;	/* a page of it not in the dump */
+	uint64_t sets_damaged;		/* page sets with a bad packet header */
+	uint64_t bytes_uncommitted;	/* reserved but not committed at the crash */
+	uint64_t list_anomalies;	/* sessions or channel list broken or looped */
+};
+
 struct kt_open_opts {
 	size_t sz;
 	/* diagnostics ("warning: ...") go here; NULL: stderr */
@@ -202,6 +227,63 @@ bool kt_session__buffer_unread(const struct kt_session *s, const char *name);
 
 /* Loss counted over the whole session so far (all buffers read). */
 void kt_session__loss(const struct kt_session *s, struct kt_loss *loss);
+
+/*
+ * The session's loss account, one section per recorder, behind a sized
+ * entry point, libbpf's way: the caller sets .sz = sizeof(it); a library
+ * that knows fewer members fills those and zeroes the rest up to .sz (a
+ * counter it does not keep lost nothing), one that knows more fills only
+ * the first .sz bytes. Sections are only ever appended. Every count is
+ * what was counted so far: a second read of a buffer or a second write of
+ * a relay channel or an LTTng session adds to it again.
+ */
+struct kt_losses {
+	size_t sz;
+	/* ftrace's trace buffers (and rings read with kt_session__add_ring()),
+	 * and the session's own counts: addrs_unnamed, addrs_substituted,
+	 * buffers_unread, events_unread */
+	struct kt_loss ftrace;
+	/* the kernel log's, its log_* members only, once it was read
+	 * (kt_session__log()) */
+	struct kt_loss log;
+	/* the ktrace recorder's ring (lib/krec) */
+	struct kt_loss krec;
+	/* the relay channels', once they were found (kt_session__relay_cnt()):
+	 * every channel's and the list walk's; blktrace's decoding adds to it */
+	struct kt_relay_loss relay;
+	/* what the writes of LTTng's sessions counted (kt_lttng__write_ctf()) */
+	struct kt_lttng_loss lttng;
+};
+
+/**
+ * kt_session__losses() - the loss account so far
+ * @instance: a buffer's name ("global" or "" the top-level one): its
+ *            counts alone, in its recorder's section (.ftrace or .krec),
+ *            as kt_buffer__loss() gives them; NULL: the whole session's.
+ *            kt_session__loss() is .ftrace, .log and .krec added
+ * @l: .sz set by the caller
+ *
+ * 0; -EINVAL when .sz is smaller than its own member, -ENOENT when there
+ * is no buffer @instance (kt_last_error() says which).
+ */
+int kt_session__losses(const struct kt_session *s, const char *instance, struct kt_losses *l);
+
+/*
+ * A moment of the loss account: every buffer's counts and the session's
+ * own, kept so that the loss lines written after an output
+ * (kt_session__write_trailer()) say what its read lost, and only that,
+ * however many reads the session made before (a crash session, a ticket).
+ */
+struct kt_loss_mark;
+
+/**
+ * kt_session__loss_mark() - the loss account now, for a trailer
+ *
+ * Return: the mark, freed with kt_loss_mark__free(); NULL and errno
+ * ENOMEM (kt_last_error() says so).
+ */
+struct kt_loss_mark *kt_session__loss_mark(const struct kt_session *s);
+void kt_loss_mark__free(struct kt_loss_mark *m);
 
 /**
  * kt_session__panic_cpu() - the CPU that panicked (or entered kdump)

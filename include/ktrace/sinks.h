@@ -175,6 +175,31 @@ void kt_loss__print(const struct kt_loss *loss, FILE *out, const char *prefix);
 void kt_loss__json(const struct kt_loss *loss, FILE *out);
 bool kt_loss__any(const struct kt_loss *loss);
 
+/* what kt_session__write_trailer() writes */
+#define KT_TRAILER_TIMELINE	(1u << 0)	/* a timeline's: every buffer merged */
+
+/**
+ * kt_session__write_trailer() - the "# ktrace:" loss lines ending a text output
+ * @m: the account taken just before the output was read (kt_session__loss_mark())
+ * @b: the buffer written; with KT_TRAILER_TIMELINE the one buffer merged,
+ *     NULL every buffer
+ * @flags: 0 (a buffer's text) or KT_TRAILER_TIMELINE
+ *
+ * A buffer's text ends with the lines of what its read lost, after
+ * "# ktrace: ", the session's address counts (kt_loss.addrs_unnamed,
+ * addrs_substituted) since @m taken as its own. A timeline ends with the
+ * kernel log's line ("# ktrace: log: ", when the log was read) and one
+ * set of lines per buffer whose clock it merged ("# ktrace: NAME: "),
+ * each buffer's own counts. A buffer's counts are what the session's
+ * open counted and what the reads since @m added: what the first read
+ * would have counted, whatever the session read before. ktrace-extract,
+ * crash's ktrace commands and the ticket write their trailers here.
+ *
+ * Return: 0, or -EINVAL (@m NULL, a flag unknown, a buffer's text without @b).
+ */
+int kt_session__write_trailer(const struct kt_session *s, const struct kt_loss_mark *m,
+			      const struct kt_buffer *b, unsigned int flags, FILE *out);
+
 #ifdef __cplusplus
 }
 #endif

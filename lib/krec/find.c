@@ -218,6 +218,7 @@ static void krec_json(struct kt_buffer *b, const struct kt_record *r, FILE *out)
 
 static const struct kt_ring_ops krec_ops = {
 	.kind = "krec",
+	.loss_section = offsetof(struct kt_losses, krec),
 	.text = krec_text,
 	.json = krec_json,
 	.free = krec_free,

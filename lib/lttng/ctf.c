@@ -211,6 +211,7 @@ static int mkdirs(const char *path)
 struct lttng_found {
 	struct kt_lttng_layout l;
 	uint64_t head;		/* lttng_tracer's sessions */
+	struct kt_lttng_loss loss;	/* what every write counted: the account's */
 };
 
 static int lttng_find(struct kt_session *s, void **state)
@@ -233,9 +234,17 @@ static int lttng_find(struct kt_session *s, void **state)
 	return 0;
 }
 
+static void lttng_losses(const void *state, struct kt_losses *l)
+{
+	const struct lttng_found *f = state;
+
+	kt_lttng_loss__add(&l->lttng, &f->loss);
+}
+
 const struct kt_recorder_ops kt_lttng_recorder = {
 	.find = lttng_find,
 	.free = free,
+	.loss = lttng_losses,
 };
 
 static int for_each_session(struct kt_session *s, const struct kt_lttng_layout *l,
@@ -391,16 +400,21 @@ int kt_lttng__write_ctf(struct kt_session *s, const char *dir, FILE *log,
 			struct kt_lttng_loss *loss)
 {
 	struct lttng_found *f = kt_recorder__get(s, KT_REC_LTTNG);
-	struct write_arg a = { .s = s, .dir = dir, .log = log, .loss = loss };
+	struct kt_lttng_loss wl = { 0 };
+	struct write_arg a = { .s = s, .dir = dir, .log = log, .loss = &wl };
 	int err;
 
 	if (!f)
 		return kt_recorder__err(s, KT_REC_LTTNG);
 	a.l = &f->l;
-	err = for_each_session(s, &f->l, f->head, loss, write_session, &a);
+	err = for_each_session(s, &f->l, f->head, &wl, write_session, &a);
+	/* this write's count: the session's account's and the caller's */
+	kt_lttng_loss__add(&f->loss, &wl);
+	if (loss)
+		kt_lttng_loss__add(loss, &wl);
 	if (err)
 		return err;
-	if (!a.sessions && !kt_lttng_loss__any(loss))
+	if (!a.sessions && !kt_lttng_loss__any(&wl))
 		return kt_err(ENOENT, "lttng: no session");
 	return 0;
 }

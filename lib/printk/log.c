@@ -64,9 +64,18 @@ static void log_free(void *state)
 	kt_log__free(state);
 }
 
+/* the kernel log's section of the account: its log_* counts */
+static void log_losses(const void *state, struct kt_losses *l)
+{
+	const struct kt_log *log = state;
+
+	kt_loss__add(&l->log, &log->loss);
+}
+
 const struct kt_recorder_ops kt_printk_recorder = {
 	.find = log_find,
 	.free = log_free,
+	.loss = log_losses,
 };
 
 struct kt_log *kt_session__log(struct kt_session *s)

@@ -320,9 +320,21 @@ static void relay_free(void *state)
 	kt_relay__free(state);
 }
 
+/* relay's section of the account: every channel's counts and the list walk's */
+static void relay_losses(const void *state, struct kt_losses *l)
+{
+	const struct kt_relay *r = state;
+	int i;
+
+	for (i = 0; i < r->nr_chans; i++)
+		kt_relay_loss__add(&l->relay, &r->chans[i].loss);
+	kt_relay_loss__add(&l->relay, &r->loss);
+}
+
 const struct kt_recorder_ops kt_relay_recorder = {
 	.find = relay_find,
 	.free = relay_free,
+	.loss = relay_losses,
 };
 
 /* the channels, found on first use: NULL with kt_err() said */

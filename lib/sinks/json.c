@@ -396,16 +396,15 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		   const struct kt_text_opts *opts)
 {
 	struct kt_text_opts o = { 0 };
-	struct kt_loss before, before_b, after, l;
+	struct kt_loss_mark *m = NULL;
+	struct kt_loss l;
 	int ret;
 
 	ret = kt_opts__copy(&o, sizeof(o), opts, "kt_text_opts");
 	if (ret)
 		return ret;
-	if (o.header) {
-		kt_session__loss(s, &before);
-		kt_buffer__loss(b, &before_b);
-	}
+	if (o.header && !(m = kt_session__loss_mark(s)))
+		return -ENOMEM;
 	ret = json_write(s, b, out, opts);
 	if (o.header && !ferror(out)) {
 		/*
@@ -413,15 +412,13 @@ int kt_json__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		 * crash, reads a buffer more than once), and the session's, of
 		 * this buffer's lines
 		 */
-		kt_session__loss(s, &after);
-		kt_buffer__read_loss(b, &before_b, &l);
-		l.addrs_unnamed = after.addrs_unnamed - before.addrs_unnamed;
-		l.addrs_substituted = after.addrs_substituted - before.addrs_substituted;
+		kt_loss_mark__buffer(s, m, b, &l);
 		fputs("{\"buffer_end\":", out);
 		kt_json__str(out, b->name, 256);
 		fputs(",\"loss\":", out);
 		kt_loss__json(&l, out);
 		fputs("}\n", out);
 	}
+	kt_loss_mark__free(m);
 	return ret;
 }

@@ -198,14 +198,20 @@ static int write_text(struct ticket *t)
 		return t->err;
 	kt_session__for_each_buffer(t->s, i, b) {
 		struct kt_loss before = b->loss;
+		struct kt_loss_mark *m = kt_session__loss_mark(t->s);
 
+		if (!m) {
+			err = -ENOMEM;
+			break;
+		}
 		if (i)
 			fputc('\n', f);
 		kt_buffer__print_banner(b, f);
 		err = kt_text__write(t->s, b, f, &to);
 		kt_buffer__read_loss(b, &before, &t->loss[i]);
 		t->after[i] = b->loss;
-		kt_loss__print(&t->loss[i], f, "# ktrace: ");
+		kt_session__write_trailer(t->s, m, b, 0, f);
+		kt_loss_mark__free(m);
 		if (err)
 			break;
 	}
@@ -267,7 +273,7 @@ static int write_dat(struct ticket *t)
 static int write_log(struct ticket *t)
 {
 	struct kt_log *log = kt_session__log(t->s);
-	struct kt_loss *tl;
+	struct kt_loss_mark *m;
 	FILE *f;
 	int err;
 
@@ -282,47 +288,20 @@ static int write_log(struct ticket *t)
 	f = create_hashed(t, "timeline.txt");
 	if (!f)
 		return t->err;
-	{
-		int n = kt_session__buffer_cnt(t->s), i;
-
-		tl = calloc(n + 1, sizeof(*tl));
-		if (!tl) {
-			fclose(f);
-			return fail(t, -ENOMEM, "writing", "timeline.txt");
-		}
-		for (i = 0; i < n; i++)
-			tl[i] = kt_session__buffer(t->s, i)->loss;
+	m = kt_session__loss_mark(t->s);
+	if (!m) {
+		fclose(f);
+		return fail(t, -ENOMEM, "writing", "timeline.txt");
 	}
 	err = kt_timeline__write(t->s, f, NULL);
-	/* what the timeline's own read lost, as if it were the first */
-	{
-		struct kt_buffer *b;
-		int i;
-
-		kt_session__for_each_buffer(t->s, i, b) {
-			struct kt_loss before = tl[i];
-
-			kt_buffer__read_loss(b, &before, &tl[i]);
-		}
-	}
+	/*
+	 * the lines ktrace-extract --timeline ends with, of the timeline's
+	 * own read as if it were the first (before the counts are put back)
+	 */
+	if (!err)
+		kt_session__write_trailer(t->s, m, NULL, KT_TRAILER_TIMELINE, f);
+	kt_loss_mark__free(m);
 	restore_loss(t);
-	if (!err) {
-		struct kt_buffer *b;
-		int i;
-
-		/* the lines ktrace-extract --timeline ends with (extract/log.c) */
-		kt_log__print_loss(log, f, "# ktrace: log: ");
-		kt_session__for_each_buffer(t->s, i, b) {
-			char prefix[300];
-
-			if (!kt_clock__comparable(kt_buffer__clock(b), NULL))
-				continue;
-			snprintf(prefix, sizeof(prefix), "# ktrace: %s: ", kt_buffer__name(b));
-			/* one read as if the first (a crash session may have read more) */
-			kt_loss__print(&tl[i], f, prefix);
-		}
-	}
-	free(tl);
 	return finish(t, f, "timeline.txt", err);
 }
 

@@ -2,9 +2,12 @@
 /*
  * libktrace's event table and sinks against a fake kernel: formats rebuilt
  * from ftrace_events, lists that loop, ids the table does not know, and
- * dynamic (__data_loc) fields that point outside their record.
+ * dynamic (__data_loc) fields that point outside their record; the loss
+ * account (kt_session__losses()) and the "# ktrace:" trailer written from it.
  */
 #include "fake-check.h"
+#include "internal.h"
+#include "relay/relay.h"
 
 static const struct fk_field str_fields[] = {
 	{ "__data_loc char[]", "name", 8, 4, 0 },
@@ -196,6 +199,184 @@ static void test_unknown_id(void)
 		printf("# %s\n", text);
 	free(text);
 	free(json);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/*
+ * kt_session__losses(), the sized entry point: an unknown id counted, read
+ * by a caller built against this header, an older (shorter) one and a
+ * newer (longer) one
+ */
+static void test_losses(void)
+{
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	struct fk_pb pb;
+	struct kt_losses l = { .sz = sizeof(l) };
+	/* an older caller's: it knows the counters up to events_unknown */
+	size_t old_sz = offsetof(struct kt_losses, ftrace) +
+			offsetof(struct kt_loss, events_unknown) + sizeof(uint64_t);
+	union {
+		struct kt_losses l;
+		unsigned char b[sizeof(struct kt_losses) + 16];
+	} u;
+	size_t i;
+	bool tail_kept = true, tail_zero = true;
+	char *text;
+
+	fk_seq_event(k, 5);
+	pb = fk_page(r, 0, 1000);
+	fk_ev(&pb, 10, 5, 1);
+	fk_ev(&pb, 10, 77, 2);
+	if (fk_open(k, &fs, false))
+		return;
+	text = fk_text(fs.s, kt_session__find_buffer(fs.s, NULL), false);
+	CHECK(kt_session__losses(fs.s, NULL, &l) == 0, "losses: the session's read");
+	CHECK_U64(l.ftrace.events_unknown, 1, "losses: the session's unknown id");
+	CHECK(l.sz == sizeof(l), "losses: sz kept");
+	CHECK(!l.krec.events_unknown && !l.log.events_unknown,
+	      "losses: an ftrace buffer's count in .ftrace alone");
+	memset(&l, 0xff, sizeof(l));
+	l.sz = sizeof(l);
+	CHECK(kt_session__losses(fs.s, "global", &l) == 0, "losses: the buffer's read");
+	CHECK_U64(l.ftrace.events_unknown, 1, "losses: the buffer's unknown id");
+	CHECK_U64(l.ftrace.log_records, 0, "losses: the buffer's counts alone");
+
+	memset(u.b, 0xee, sizeof(u.b));
+	u.l.sz = old_sz;
+	CHECK(kt_session__losses(fs.s, NULL, &u.l) == 0, "losses: an older caller's read");
+	CHECK_U64(u.l.ftrace.events_unknown, 1, "losses: an older caller gets what it knows");
+	for (i = old_sz; i < sizeof(u.b); i++)
+		tail_kept &= u.b[i] == 0xee;
+	CHECK(tail_kept, "losses: nothing written past an older caller's sz");
+
+	memset(u.b, 0xee, sizeof(u.b));
+	u.l.sz = sizeof(u.b);
+	CHECK(kt_session__losses(fs.s, NULL, &u.l) == 0, "losses: a newer caller's read");
+	CHECK_U64(u.l.ftrace.events_unknown, 1, "losses: a newer caller's unknown id");
+	for (i = sizeof(struct kt_losses); i < sizeof(u.b); i++)
+		tail_zero &= !u.b[i];
+	CHECK(tail_zero, "losses: the counters this library does not keep are zero");
+	CHECK(u.l.sz == sizeof(u.b), "losses: a newer caller's sz kept");
+
+	/* relay's section, once its channels were found: each channel's and the list walk's */
+	{
+		struct kt_relay_chan c = { 0 };
+		struct kt_relay rl = { .chans = &c, .nr_chans = 1 };
+
+		c.loss.bytes_unreadable = 7;
+		rl.loss.list_anomalies = 1;
+		l.sz = sizeof(l);
+		/* a find that failed keeps its state (recorder.c): nothing of it counted */
+		fs.s->rec[KT_REC_RELAY].state = &rl;
+		fs.s->rec[KT_REC_RELAY].tried = true;
+		fs.s->rec[KT_REC_RELAY].err = -ENOENT;
+		CHECK(!kt_session__losses(fs.s, NULL, &l) && !kt_relay_loss__any(&l.relay),
+		      "losses: nothing of a recorder whose find failed");
+		fs.s->rec[KT_REC_RELAY].err = 0;
+		CHECK(!kt_session__losses(fs.s, NULL, &l) && l.relay.bytes_unreadable == 7 &&
+		      l.relay.list_anomalies == 1 && l.ftrace.events_unknown == 1,
+		      "losses: relay's channels and list walk in .relay");
+		memset(&fs.s->rec[KT_REC_RELAY], 0, sizeof(fs.s->rec[KT_REC_RELAY]));
+	}
+
+	l.sz = 0;
+	CHECK(kt_session__losses(fs.s, NULL, &l) == -EINVAL, "losses: sz 0 refused");
+	l.sz = sizeof(l);
+	CHECK(kt_session__losses(fs.s, "nosuch", &l) == -ENOENT, "losses: no such buffer");
+	free(text);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
+/* test_trailer()'s read: the ring's 3 pages (its reader page too), its unknown id */
+#define TRAILER_UNKNOWN_1							\
+	"# ktrace: pages read: 3, unreadable: 0, filtered from the dump: 0, corrupt "	\
+	"(skipped): 0, zero-filled: 0, page-list anomalies: 0\n"			\
+	"# ktrace: events overwritten by the kernel: 0, dropped by the kernel: 0, pages " \
+	"flagged missed-events: 0, unknown event ids: 1, in-flight bytes (reserved, not " \
+	"committed): 0\n"
+
+/* what kt_session__write_trailer() writes, its return in *@ret */
+static char *trailer(struct kt_session *s, const struct kt_loss_mark *m, const struct kt_buffer *b,
+		     unsigned int flags, int *ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	*ret = kt_session__write_trailer(s, m, b, flags, f);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The trailer of a buffer's text: its read's loss lines, the same for a
+ * second read (the counts add up, the trailer is the read's), the
+ * session's unnamed addresses since the mark as the buffer's; refused
+ * without a mark, with an unknown flag, without a buffer
+ */
+static void test_trailer(void)
+{
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	struct fk_pb pb;
+	struct kt_loss_mark *m;
+	struct kt_buffer *b;
+	struct kt_loss l;
+	char *text, *first, *again;
+	int ret;
+
+	fk_seq_event(k, 5);
+	pb = fk_page(r, 0, 1000);
+	fk_ev(&pb, 10, 5, 1);
+	fk_ev(&pb, 10, 77, 2);
+	if (fk_open(k, &fs, false))
+		return;
+	b = kt_session__find_buffer(fs.s, NULL);
+	m = kt_session__loss_mark(fs.s);
+	text = fk_text(fs.s, b, false);
+	first = trailer(fs.s, m, b, 0, &ret);
+	kt_loss_mark__free(m);
+	CHECK(ret == 0, "trailer: a buffer's written");
+	CHECK_STR(first, TRAILER_UNKNOWN_1, "trailer: the read's loss lines after '# ktrace: '");
+	free(text);
+
+	m = kt_session__loss_mark(fs.s);
+	text = fk_text(fs.s, b, false);
+	again = trailer(fs.s, m, b, 0, &ret);
+	kt_loss_mark__free(m);
+	kt_buffer__loss(b, &l);
+	CHECK_U64(l.events_unknown, 2, "trailer: a second read adds to the buffer's count");
+	CHECK_STR(again, first, "trailer: a second read's trailer is the first's");
+	free(again);
+	free(text);
+
+	/* 5 addresses unnamed before the mark, 3 by the read after it */
+	fs.s->addrs_unnamed = 5;
+	m = kt_session__loss_mark(fs.s);
+	fs.s->addrs_unnamed += 3;
+	again = trailer(fs.s, m, b, 0, &ret);
+	CHECK(again && strstr(again, "# ktrace: code addresses printed as numbers where the kernel "
+				     "printed a symbol (no kallsyms could name them): 3\n"),
+	      "trailer: the session's unnamed addresses since the mark are the read's");
+	free(again);
+
+	free(trailer(fs.s, NULL, b, 0, &ret));
+	CHECK(ret == -EINVAL, "trailer: no mark refused");
+	free(trailer(fs.s, m, b, 2, &ret));
+	CHECK(ret == -EINVAL, "trailer: an unknown flag refused");
+	free(trailer(fs.s, m, NULL, 0, &ret));
+	CHECK(ret == -EINVAL, "trailer: a buffer's text without the buffer refused");
+	kt_loss_mark__free(m);
+	free(first);
 	fk_close(&fs);
 	fk_free(k);
 	free(r);
@@ -466,6 +647,8 @@ int main(void)
 	test_events_cut();
 	test_fields_loop();
 	test_unknown_id();
+	test_losses();
+	test_trailer();
 	test_data_loc();
 	test_printk_loop();
 	test_outside_fields();

@@ -8,6 +8,7 @@
  * renders it; none may read outside the record (run under ASan too).
  */
 #include "fake-check.h"
+#include "internal.h"
 #include "krec/krec.h"
 
 static const struct kt_krec_hdr hdr = { .id_off = 0, .size_off = 2, .pid_off = 4, .len = 8 };
@@ -187,6 +188,37 @@ static void test_session(void)
 	CHECK_U64(loss.records_bad, 2, "records_bad: the string past the record, the size mismatch");
 	CHECK_U64(loss.events_unknown, 1, "events_unknown: id 9");
 	CHECK(loss.list_anomalies >= 1, "list_anomalies counts the looping chain");
+	{
+		struct kt_losses l = { .sz = sizeof(l) };
+
+		/* the account: the krec ring's counts in its own section */
+		CHECK(!kt_session__losses(fs.s, NULL, &l) && l.krec.records_bad == 2 &&
+		      l.krec.events_unknown == 1 && !l.ftrace.records_bad &&
+		      !l.ftrace.events_unknown,
+		      "losses: the krec ring's counts in .krec, not .ftrace");
+		CHECK(!kt_session__losses(fs.s, "krec", &l) && l.krec.records_bad == 2 &&
+		      !l.ftrace.records_bad, "losses: the krec buffer's alone, in .krec");
+		kt_session__loss(fs.s, &loss);
+		CHECK_U64(loss.records_bad, 2, "kt_session__loss(): .krec added in");
+	}
+	{
+		struct kt_buffer *g = kt_session__find_buffer(fs.s, NULL);
+		struct kt_loss_mark *m = kt_session__loss_mark(fs.s);
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		/* a timeline of one buffer (-i krec), both of a clock it merges; no log read */
+		strcpy(g->clock, "local");
+		strcpy(b->clock, "local");
+		kt_session__write_trailer(fs.s, m, b, KT_TRAILER_TIMELINE, f);
+		fclose(f);
+		CHECK(buf && !strncmp(buf, "# ktrace: krec: pages read: ", 28) &&
+		      !strstr(buf, "# ktrace: global: ") && !strstr(buf, "# ktrace: log: "),
+		      "timeline trailer of one buffer: its lines alone, no log line");
+		free(buf);
+		kt_loss_mark__free(m);
+	}
 	CHECK(kt_session__add_ring(fs.s, "krec_buffer") == b,
 	      "--ring krec_buffer: the module's pointer names the krec buffer");
 	CHECK(!kt_session__add_ring(fs.s, "global_trace") &&

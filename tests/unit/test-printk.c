@@ -4,10 +4,12 @@
  * written into the fake kernel as the kernel writes it: decoding, the
  * text and JSON output, wrap-around of both rings (ids past 2^32 too),
  * broken descriptors skipped and counted, rings that cannot be read, the
- * panic record, and the timeline's clock rule.
+ * panic record, the timeline's clock rule and its trailer, the log's part
+ * of the loss account.
  */
 #include "fake-check.h"
 #include "fake-printk.h"
+#include "internal.h"
 
 static int open_fkp(struct fk_kernel *k, struct fk_session *fs)
 {
@@ -46,6 +48,18 @@ static char *log_text(struct kt_log *log, bool json)
 	fclose(f);
 	return buf;
 }
+
+/* the timeline trailer's lines of test_decode()'s log and its buffer's 2 pages */
+#define LOG_LINE								\
+	"# ktrace: log: kernel log records: 5, overwritten before the crash: 0, dropped by " \
+	"the kernel: 0, in flight (reserved, not committed): 0, corrupt (skipped): 0, "	\
+	"unreadable: 0\n"
+#define GLOBAL_LINES								\
+	"# ktrace: global: pages read: 2, unreadable: 0, filtered from the dump: 0, "	\
+	"corrupt (skipped): 0, zero-filled: 0, page-list anomalies: 0\n"		\
+	"# ktrace: global: events overwritten by the kernel: 0, dropped by the kernel: 0, " \
+	"pages flagged missed-events: 0, unknown event ids: 0, in-flight bytes (reserved, " \
+	"not committed): 0\n"
 
 static void test_decode(void)
 {
@@ -96,6 +110,15 @@ static void test_decode(void)
 	kt_log__loss(log, &l);
 	CHECK(l.log_records == 5 && !kt_loss__any(&l) && !l.log_overwritten,
 	      "decode: 5 records, nothing lost");
+	{
+		struct kt_losses ls = { .sz = sizeof(ls) };
+
+		CHECK(!kt_session__losses(fs.s, NULL, &ls) && ls.log.log_records == 5 &&
+		      !ls.ftrace.log_records && !ls.krec.log_records,
+		      "losses: the log's records in .log alone");
+		kt_session__loss(fs.s, &l);
+		CHECK_U64(l.log_records, 5, "kt_session__loss(): .log added in");
+	}
 	got = log_text(log, true);
 	CHECK(got && !strncmp(got, "{\"log\":\"printk\",\"records\":5,", 28) &&
 	      strstr(got, "\"panic\":\"Fatal exception\"") &&
@@ -116,6 +139,34 @@ static void test_decode(void)
 		      "timeline: a buffer of an unknown clock left out and said; each line of "
 		      "a record marked");
 		free(got);
+	}
+	/* the timeline's trailer: the log's line, then each buffer merged */
+	{
+		struct kt_buffer *b = kt_session__find_buffer(fs.s, NULL);
+		struct kt_loss_mark *m = kt_session__loss_mark(fs.s);
+		size_t len = 0;
+		FILE *f = open_memstream(&got, &len);
+
+		kt_session__write_trailer(fs.s, m, NULL, KT_TRAILER_TIMELINE, f);
+		fclose(f);
+		CHECK_STR(got, LOG_LINE,
+			  "timeline trailer: the log's line; a buffer not merged has none");
+		free(got);
+		kt_loss_mark__free(m);
+		/* a clock the timeline merges */
+		strcpy(b->clock, "local");
+		m = kt_session__loss_mark(fs.s);
+		f = open_memstream(&got, &len);
+		kt_timeline__write(fs.s, f, NULL);
+		fclose(f);
+		free(got);
+		f = open_memstream(&got, &len);
+		kt_session__write_trailer(fs.s, m, NULL, KT_TRAILER_TIMELINE, f);
+		fclose(f);
+		CHECK_STR(got, LOG_LINE GLOBAL_LINES,
+			  "timeline trailer: the log's line, then the merged buffer's");
+		free(got);
+		kt_loss_mark__free(m);
 	}
 close:
 	fk_close(&fs);
