@@ -65,6 +65,7 @@ make_initramfs() {
 		q RUN "${run:+/ktrace/run}"
 		q RUN_SETUP "$run_setup"
 		q CRASH_AFTER_RUN "$crash_after_run"
+		q TRUTH_DISK "$truth_disk"
 	} >"$r/workload.env"
 	(cd "$r" && find . | cpio -o -H newc --quiet) >"$work/initrd" || die "cannot make the initramfs"
 }

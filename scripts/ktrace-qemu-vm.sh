@@ -98,7 +98,8 @@ boot() {
 	rm -f "$work/qmp.sock" "$out/console.log"
 	truncate -s 0 "$work/truth.img"
 	truncate -s $((64 + (buffer_kb + ${instance_buffer_kb:-0}) * cpus * 8 / 1024))M "$work/truth.img"
-	mkfs.ext4 -q -F -E lazy_itable_init=1 "$work/truth.img"
+	# --truth-disk raw: no file system, the guest writes a tar archive
+	[ "$truth_disk" = raw ] || mkfs.ext4 -q -F -E lazy_itable_init=1 "$work/truth.img"
 	t_qemu=$(now) t_init= t_work= t_exit= t_panic=
 	vmcoreinfo=(-device vmcoreinfo)
 	# arm64: virt (PL011 console ttyAMA0, PCIe, fw_cfg for vmcoreinfo), the
@@ -239,14 +240,25 @@ capture() {
 	qpid=
 	case $arch in ppc64el | s390x) [ -n "$need_elf" ] && add_vmcoreinfo ;; esac
 
+	# read_truth: the truth disk's files into OUTDIR/truth: the ext4 file
+	# system's (debugfs), or with --truth-disk raw the tar archive the
+	# guest wrote to the disk itself (the zeros after it end the archive)
+	read_truth() {
+		rm -rf "$out/truth"
+		mkdir -p "$out/truth"
+		if [ "$truth_disk" = raw ]; then
+			tar -x -f "$work/truth.img" -C "$out/truth" --no-same-owner 2>/dev/null || true
+		else
+			debugfs -R "rdump / $out/truth" "$work/truth.img" >/dev/null 2>&1 || true
+			if [ -d "$out/truth/lost+found" ]; then rmdir "$out/truth/lost+found"; fi
+		fi
+	}
+
 	# the truth, when the marker workload got as far as saving it (a panic
 	# in early boot or module init comes before); a reproducer that saves
 	# its own truth on /dev/vda says "ktrace-guest: truth saved" too
 	if [ "$mode" = run ] && grep -aq 'ktrace-guest: truth saved' "$out/console.log"; then
-		rm -rf "$out/truth"
-		mkdir -p "$out/truth"
-		debugfs -R "rdump / $out/truth" "$work/truth.img" >/dev/null 2>&1 || true
-		if [ -d "$out/truth/lost+found" ]; then rmdir "$out/truth/lost+found"; fi
+		read_truth
 		# a reproducer that wrote the last marker into ftrace's buffer
 		# (LAST_MARKER_GLOBAL of /workload.env) before saving the trace
 		: >"$out/workload.env"
@@ -261,10 +273,7 @@ capture() {
 				q "LAST_MARKER_$ib" "$last_instance" >>"$out/workload.env"
 		done
 	elif [ "$mode" = markers ] && { [ -n "$fixture" ] || grep -aq 'ktrace-guest: truth saved' "$out/console.log"; }; then
-		rm -rf "$out/truth"
-		mkdir -p "$out/truth"
-		debugfs -R "rdump / $out/truth" "$work/truth.img" >/dev/null 2>&1 || true
-		if [ -d "$out/truth/lost+found" ]; then rmdir "$out/truth/lost+found"; fi
+		read_truth
 		[ -s "$out/truth/global.trace" ] || die "no truth/global.trace on the truth disk"
 		{
 			[ -n "$no_trace" ] || q LAST_MARKER_global "$last_global"

@@ -155,6 +155,17 @@ else
 	[ -n "$INSTANCE" ] && echo 0 >$T/instances/$INSTANCE/tracing_on
 fi
 
+# truth-raw{ (scripts/make-vmcores hashes these lines for the TRUTH_DISK=raw
+# recipes only: the other fixtures' boots are unchanged by them)
+# TRUTH_DISK=raw: no file system on /dev/vda, for a kernel whose ext4 cannot
+# write under QEMU (tests/vmcores/ksid-s390x.recipe). The truth is saved in
+# the initramfs's own /truth (no mount), and its "umount" writes it to the
+# raw disk as one tar archive, which ktrace-qemu unpacks on the host.
+if [ "$TRUTH_DISK" = raw ]; then
+	mount() { :; }
+	umount() { tar -c -f /dev/vda -C "$1" . && sync; }
+fi
+# }truth-raw
 mkdir -p /truth
 mount -t ext4 /dev/vda /truth || fail "cannot mount /dev/vda"
 save() {

@@ -209,6 +209,33 @@ for c in $(cases); do
 done
 [ $n = 0 ] && { echo "skip - no vmcore fixtures in $VMCORES (run scripts/make-vmcores)"; exit 77; }
 
+# a profile recorded on another machine's dump (--make-profile -x VMLINUX
+# VMCORE: the extractor's every question asked of that dump) reads the
+# dump as DWARF does: the recording reads the kernel in the dump's byte
+# order and page size (it once read an s390x dump as little-endian and
+# stopped at vmcoreinfo_data, "cannot read the VMCOREINFO text at
+# 0x306d0000000000": the pointer byte-swapped)
+for c in $(cases); do
+	is_machine_case "$c" || continue
+	unset CASE VMLINUX ARCH FORMATS
+	. "$VMCORES/$c/case.env"
+	[ "${ARCH:-amd64}" != amd64 ] || continue
+	core=$VMCORES/$c/vmcore.${FORMATS%% *}
+	run rec-$c --make-profile "$tmp/rec-$c.profile" -x "$VMLINUX" "$core"
+	if [ $rc != 0 ]; then
+		nok "$c: --make-profile -x VMLINUX VMCORE ($ARCH): status $rc: $(head -n 2 "$tmp/rec-$c.err")"
+		continue
+	fi
+	run ref -x "$VMLINUX" "$core"
+	ref_rc=$rc
+	run pro --profile "$tmp/rec-$c.profile" "$core"
+	if [ $rc != "$ref_rc" ] || ! cmp -s "$tmp/ref.out" "$tmp/pro.out"; then
+		nok "$c: the profile recorded on its $ARCH dump: status $rc (DWARF $ref_rc), text $(cmp -s "$tmp/ref.out" "$tmp/pro.out" && echo same || echo differs)"
+	else
+		ok "$c: the profile recorded on its $ARCH dump reads it as DWARF does ($(grep -vc '^#' "$tmp/pro.out") lines, status $rc)"
+	fi
+done
+
 # every literal question of lib/ has its line in the profiles made above
 asked_by_lib "$src" "${dwarf_of[@]}" >"$tmp/lit"
 if [ "$(sed -n 1p "$tmp/lit")" -gt 100 ] && [ "$(wc -l <"$tmp/lit")" = 1 ]; then

@@ -414,6 +414,12 @@ static int record(struct answers *as, const struct kx_profile_make_opts *o)
 		return kerr == KX_ERR_MISMATCH ? KT_EXIT_MISMATCH : KT_EXIT_DUMP;
 	}
 	kx_dump__target(d, &r.inner);
+	/*
+	 * the machine as the dump says it: the kernel's byte order (s390x:
+	 * every pointer read little-endian is garbage) and its page size
+	 */
+	t.flags = r.inner.flags & KT_TARGET_BIG_ENDIAN;
+	t.page_size = r.inner.page_size;
 	t.priv = &r;
 	t.read = rec_read;
 	t.symbol = rec_symbol;

@@ -107,10 +107,9 @@ struct kt_target {
  */
 #define KT_TARGET_BLOCKS_MT	(1u << 0)
 /*
- * The crashed machine is big-endian (s390x). libktrace reads the
- * kernel's structures and records as little-endian and refuses such a
- * target (kt_session__open() fails) rather than print what it would
- * misread. A target that cannot tell leaves it clear.
+ * The crashed machine is big-endian (s390x): libktrace reads every word
+ * of the kernel's structures, pages and records in that order. A target
+ * that cannot tell leaves it clear (little-endian).
  */
 #define KT_TARGET_BIG_ENDIAN	(1u << 1)
 /*
