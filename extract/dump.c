@@ -567,21 +567,39 @@ unknown:
 
 static unsigned long kx_dump_ids;
 
-struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opts,
-			      enum kx_error *err, char *msg, size_t msglen)
+/*
+ * The dump is opened in three stages, always in this order, each failing
+ * with its own message and class (the exit status main gives it):
+ *
+ * 1. memory (memory_open()): the file (open_vmcore(): cannot open, not
+ *    a dump libkdumpfile knows, a flattened or kdump-compressed file
+ *    that cannot be repaired or rearranged), its format, its VMCOREINFO
+ *    (read_vmcoreinfo()): KX_ERR_DUMP;
+ * 2. the vmlinux (vmlinux_attach(), skipped with @no_vmlinux): given or
+ *    found beside the release (open_vmlinux(): missing, not ELF, no
+ *    .symtab, no DWARF: KX_ERR_DEBUGINFO, or, none given and
+ *    @alone_if_no_vmlinux, the dump kept alone with why), then whether
+ *    it is the crashed kernel's (check_match(): KX_ERR_MISMATCH unless
+ *    --force);
+ * 3. architecture and address translation (xlat_init()): set_arch()
+ *    (from VMCOREINFO, else the vmlinux, else @arch or this machine),
+ *    kx_dump__check_whole() (a truncated dump: KX_ERR_DUMP unless
+ *    --force), kx_dump__init_xlat() (xlat.c, dump-s390x.c, dump-ppc64.c),
+ *    then the -v lines.
+ *
+ * So a bad vmlinux is reported before a truncated dump, an unreadable
+ * dump before a bad vmlinux, and a vmlinux of another kernel before the
+ * dump's architecture or size is looked at. The first failure ends the
+ * open; no later stage runs.
+ */
+static struct kx_dump *memory_open(const char *vmcore, const struct kx_dump_opts *opts,
+				   enum kx_error *e, char *msg, size_t msglen)
 {
-	struct kx_dump_opts defaults = { .sz = sizeof(defaults) };
-	struct kx_dump *d;
-	enum kx_error e;
+	struct kx_dump *d = calloc(1, sizeof(*d));
 
-	if (msg && msglen)
-		msg[0] = '\0';
-	if (!opts)
-		opts = &defaults;
-	d = calloc(1, sizeof(*d));
 	if (!d) {
-		e = KX_ERR_NOMEM;
-		goto out;
+		*e = KX_ERR_NOMEM;
+		return NULL;
 	}
 	pthread_mutex_init(&d->lock, NULL);
 	d->id = __atomic_add_fetch(&kx_dump_ids, 1, __ATOMIC_RELAXED);
@@ -594,46 +612,54 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 	d->verbose = opts->verbose;
 	d->force = opts->force;
 
-	e = open_vmcore(d, vmcore, msg, msglen);
-	if (e)
-		goto out;
+	*e = open_vmcore(d, vmcore, msg, msglen);
+	if (*e)
+		return d;
 	set_format(d);
-	e = read_vmcoreinfo(d, msg, msglen);
-	if (e)
-		goto out;
-	if (!opts->no_vmlinux) {
-		e = open_vmlinux(d, opts, msg, msglen);
-		if (e == KX_ERR_DEBUGINFO && !opts->vmlinux && opts->alone_if_no_vmlinux) {
-			/* the caller reads the dump's own BTF and kallsyms */
-			d->why_alone = strdup(msg);
-			if (!d->why_alone) {
-				e = KX_ERR_NOMEM;
-				goto out;
-			}
-			msg[0] = '\0';
-			kx_types__close(d->types);
-			d->types = NULL;
-			kx_symtab__free(d->symtab);
-			d->symtab = NULL;
-			kx_vmlinux__close(&d->vml);
-			e = KX_OK;
-		} else if (e) {
-			goto out;
-		} else {
-			e = check_match(d, opts->force, msg, msglen);
-			if (e)
-				goto out;
-		}
+	*e = read_vmcoreinfo(d, msg, msglen);
+	return d;
+}
+
+static enum kx_error vmlinux_attach(struct kx_dump *d, const struct kx_dump_opts *opts,
+				    char *msg, size_t msglen)
+{
+	enum kx_error e;
+
+	if (opts->no_vmlinux)
+		return KX_OK;
+	e = open_vmlinux(d, opts, msg, msglen);
+	if (e == KX_ERR_DEBUGINFO && !opts->vmlinux && opts->alone_if_no_vmlinux) {
+		/* the caller reads the dump's own BTF and kallsyms */
+		d->why_alone = strdup(msg);
+		if (!d->why_alone)
+			return KX_ERR_NOMEM;
+		msg[0] = '\0';
+		kx_types__close(d->types);
+		d->types = NULL;
+		kx_symtab__free(d->symtab);
+		d->symtab = NULL;
+		kx_vmlinux__close(&d->vml);
+		return KX_OK;
 	}
+	if (e)
+		return e;
+	return check_match(d, opts->force, msg, msglen);
+}
+
+static enum kx_error xlat_init(struct kx_dump *d, const struct kx_dump_opts *opts, char *msg,
+			       size_t msglen)
+{
+	enum kx_error e;
+
 	e = set_arch(d, opts->arch, msg, msglen);
 	if (e)
-		goto out;
+		return e;
 	e = kx_dump__check_whole(d, msg, msglen);
 	if (e)
-		goto out;
+		return e;
 	e = kx_dump__init_xlat(d, msg, msglen);
 	if (e)
-		goto out;
+		return e;
 	if (d->verbose && !d->vml.elf)
 		fprintf(stderr, "dump: %s: %s, release %s, build-id %s\n",
 			d->path, d->format, d->osrelease,
@@ -654,14 +680,74 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 	if (d->verbose && d->flat_by_lib)
 		fprintf(stderr, "dump: flattened file read by libkdumpfile %s itself\n",
 			KDUMPFILE_VERSION_STRING);
-	return d;
-out:
+	return KX_OK;
+}
+
+/* a stage failed with @e: the class and message said, the dump closed */
+static void open_failed(struct kx_dump *d, const char *vmcore, enum kx_error e,
+			enum kx_error *err, char *msg, size_t msglen)
+{
 	if (e == KX_ERR_NOMEM && msg && msglen && !msg[0])
 		kx_set_msg(msg, msglen, "vmcore %s: out of memory", vmcore);
 	*err = e;
 	kx_dump__close(d);
 	errno = e == KX_ERR_NOMEM ? ENOMEM : EINVAL;
+}
+
+struct kx_dump *kx_dump__open_memory(const char *vmcore, const struct kx_dump_opts *opts,
+				     enum kx_error *err, char *msg, size_t msglen)
+{
+	struct kx_dump_opts defaults = { .sz = sizeof(defaults) };
+	struct kx_dump *d;
+	enum kx_error e;
+
+	if (msg && msglen)
+		msg[0] = '\0';
+	if (!opts)
+		opts = &defaults;
+	d = memory_open(vmcore, opts, &e, msg, msglen);
+	if (!e)
+		return d;
+	open_failed(d, vmcore, e, err, msg, msglen);
 	return NULL;
+}
+
+int kx_dump__open_vmlinux(struct kx_dump **dp, const struct kx_dump_opts *opts,
+			  enum kx_error *err, char *msg, size_t msglen)
+{
+	enum kx_error e = vmlinux_attach(*dp, opts, msg, msglen);
+
+	if (!e)
+		return 0;
+	open_failed(*dp, (*dp)->path, e, err, msg, msglen);
+	*dp = NULL;
+	return -1;
+}
+
+int kx_dump__open_xlat(struct kx_dump **dp, const struct kx_dump_opts *opts,
+		       enum kx_error *err, char *msg, size_t msglen)
+{
+	enum kx_error e = xlat_init(*dp, opts, msg, msglen);
+
+	if (!e)
+		return 0;
+	open_failed(*dp, (*dp)->path, e, err, msg, msglen);
+	*dp = NULL;
+	return -1;
+}
+
+struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opts,
+			      enum kx_error *err, char *msg, size_t msglen)
+{
+	struct kx_dump_opts defaults = { .sz = sizeof(defaults) };
+	struct kx_dump *d;
+
+	if (!opts)
+		opts = &defaults;
+	d = kx_dump__open_memory(vmcore, opts, err, msg, msglen);
+	if (d && !kx_dump__open_vmlinux(&d, opts, err, msg, msglen))
+		kx_dump__open_xlat(&d, opts, err, msg, msglen);
+	return d;
 }
 
 /*

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <ktrace/ktrace.h>
 
@@ -548,79 +547,38 @@ out:
 	return ret;
 }
 
-/* The dump alone, the architecture from the profile or else from the dump */
-static struct kx_dump *open_dump(const char *vmcore, const char *arch, int force,
-				 int verbose, int *status)
+int kx_profile__open(const char *path, const char *release, struct kx_profile **pp)
 {
-	struct kx_dump_opts dopts = { .sz = sizeof(dopts) };
-	struct kx_dump *d;
-	enum kx_error kerr;
-	char msg[1024];
-
-	dopts.no_vmlinux = 1;
-	/* none: the dump's VMCOREINFO tells, else this machine (dump.c set_arch()) */
-	dopts.arch = arch;
-	dopts.force = force;
-	dopts.verbose = verbose;
-	d = kx_dump__open(vmcore, &dopts, &kerr, msg, sizeof(msg));
-	if (!d) {
-		fprintf(stderr, "ktrace-extract: %s\n", msg);
-		*status = kerr == KX_ERR_NOMEM ? KT_EXIT_FAILURE : KT_EXIT_DUMP;
-	}
-	return d;
-}
-
-int kx_profile__open_dump(const char *path, const char *vmcore, int force,
-			  int verbose, struct kx_profile **pp, struct kx_dump **dp,
-			  struct kt_target *t)
-{
-	struct kx_profile *p = NULL;
-	struct kx_dump *d = NULL;
-	enum kx_error kerr;
-	struct stat st;
 	char msg[1024], *file = NULL;
-	int ret, status;
+	int ret;
 
 	/* a directory holds profiles named <release>.profile: the dump's */
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		d = open_dump(vmcore, NULL, force, verbose, &status);
-		if (!d)
-			return status;
-		if (asprintf(&file, "%s/%s.profile", path, kx_dump__osrelease(d)) < 0) {
-			kx_dump__close(d);
+	if (release) {
+		if (asprintf(&file, "%s/%s.profile", path, release) < 0)
 			return KT_EXIT_FAILURE;
-		}
 		path = file;
 	}
-	ret = kx_profile__load(path, &p, msg, sizeof(msg));
-	if (ret) {
+	ret = kx_profile__load(path, pp, msg, sizeof(msg));
+	free(file);
+	if (!ret)
+		return -1;
+	fprintf(stderr, "ktrace-extract: %s\n", msg);
+	return ret == -ENOMEM ? KT_EXIT_FAILURE : KT_EXIT_DEBUGINFO;
+}
+
+int kx_profile__attach(struct kx_profile *p, struct kx_dump *d, int force, int verbose,
+		       struct kt_target *t)
+{
+	char msg[1024];
+
+	if (kx_profile__check(p, d, force, msg, sizeof(msg))) {
 		fprintf(stderr, "ktrace-extract: %s\n", msg);
-		status = ret == -ENOMEM ? KT_EXIT_FAILURE : KT_EXIT_DEBUGINFO;
-		goto fail;
-	}
-	if (!d) {
-		d = open_dump(vmcore, p->arch, force, verbose, &status);
-		if (!d)
-			goto fail;
-	}
-	kerr = kx_profile__check(p, d, force, msg, sizeof(msg));
-	if (kerr) {
-		fprintf(stderr, "ktrace-extract: %s\n", msg);
-		status = KT_EXIT_MISMATCH;
-		goto fail;
+		return KT_EXIT_MISMATCH;
 	}
 	if (verbose)
 		fprintf(stderr, "profile: %s: %s, build-id %s, %zu answers, KASLR "
-			"offset 0x%" PRIx64 "\n", path, p->release,
+			"offset 0x%" PRIx64 "\n", p->path, p->release,
 			p->build_id[0] ? p->build_id : "none", p->n, p->kaslr_offset);
-	free(file);
 	kx_profile__target(p, d, stderr, t);
-	*pp = p;
-	*dp = d;
 	return -1;
-fail:
-	free(file);
-	kx_dump__close(d);
-	kx_profile__free(p);
-	return status;
 }

@@ -72,16 +72,18 @@ void kx_profile__target(struct kx_profile *p, struct kx_dump *d,
 unsigned int kx_profile__unknown(const struct kx_profile *p);
 
 /*
- * --profile: open @vmcore without a vmlinux, answering from profile
- * @path (or, when @path is a directory, from its <release>.profile, the
- * release being the dump's). On success return -1 with the profile, the dump and the target
- * filled in (free the profile after closing the dump); otherwise the exit
- * status (KT_EXIT_DEBUGINFO for an unreadable or corrupted profile,
- * KT_EXIT_MISMATCH for another kernel's), the cause said on stderr.
+ * --profile, in two steps around the dump's opening (types/resolve.c).
+ * kx_profile__open(): load profile @path, or with @release (@path is a
+ * directory) its <release>.profile. kx_profile__attach(): check that @p
+ * is the kernel of dump @d (opened without a vmlinux) and fill @t. Each
+ * returns -1 on success, otherwise the exit status (KT_EXIT_DEBUGINFO
+ * for an unreadable or corrupted profile, KT_EXIT_MISMATCH for another
+ * kernel's), the cause said on stderr. Free the profile after closing
+ * the dump.
  */
-int kx_profile__open_dump(const char *path, const char *vmcore, int force,
-			  int verbose, struct kx_profile **p, struct kx_dump **d,
-			  struct kt_target *t);
+int kx_profile__open(const char *path, const char *release, struct kx_profile **p);
+int kx_profile__attach(struct kx_profile *p, struct kx_dump *d, int force, int verbose,
+		       struct kt_target *t);
 
 /* What --make-profile is given. */
 struct kx_profile_make_opts {

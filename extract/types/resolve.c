@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <ktrace/ktrace.h>
 #include "../dump.h"
 #include "../options.h"
@@ -25,6 +26,53 @@ struct kx_resolver {
 };
 
 /*
+ * The order of the checks, and so of the first message when several
+ * things are wrong, is kept as it was when each source opened the dump
+ * itself:
+ *
+ * 0. --profile naming a file: the profile is read first (unreadable,
+ *    not a profile: exit 4, whatever the dump);
+ * 1. the dump's memory (dump.c's first stage: the file, its format,
+ *    VMCOREINFO): exit 3;
+ * 2. the vmlinux, given or found, and whether it is the dump's (not with
+ *    a profile, --from-dump or --system-map): exit 4 or 5; none found,
+ *    the dump is kept alone for its own sources;
+ * 3. the architecture (the profile's, else the dump's or the vmlinux's)
+ *    and address translation, the dump's size: exit 3;
+ * then the sources in order: the profile (a directory: its
+ * <release>.profile, read only now, as the release is the dump's), and
+ * whether it is the dump's kernel (exit 5); the vmlinux's DWARF; the
+ * dump's BTF and kallsyms or a System.map (exit 4 or 5).
+ */
+static int open_dump(struct kx_resolver *r, const struct kx_options *o)
+{
+	struct kx_dump_opts dopts = { .sz = sizeof(dopts) };
+	enum kx_error kerr;
+	char msg[1024];
+
+	dopts.force = o->force;
+	dopts.verbose = o->verbose;
+	if (o->profile) {
+		/* the dump alone; the architecture from a profile, else from the dump */
+		dopts.no_vmlinux = 1;
+		dopts.arch = r->profile ? kx_profile__arch(r->profile) : NULL;
+	} else {
+		dopts.vmlinux = o->vmlinux;
+		dopts.no_vmlinux = o->from_dump || o->system_map;
+		dopts.alone_if_no_vmlinux = 1;
+	}
+	r->dump = kx_dump__open_memory(o->vmcore, &dopts, &kerr, msg, sizeof(msg));
+	if (r->dump && !kx_dump__open_vmlinux(&r->dump, &dopts, &kerr, msg, sizeof(msg)))
+		kx_dump__open_xlat(&r->dump, &dopts, &kerr, msg, sizeof(msg));
+	if (r->dump)
+		return -1;
+	fprintf(stderr, "ktrace-extract: %s\n", msg);
+	return kerr == KX_ERR_MISMATCH ? KT_EXIT_MISMATCH :
+	       kerr == KX_ERR_DEBUGINFO ? KT_EXIT_DEBUGINFO :
+	       kerr == KX_ERR_NOMEM ? KT_EXIT_FAILURE : KT_EXIT_DUMP;
+}
+
+/*
  * Each source returns -1 when it answered (the target filled in), 0 when
  * it is not the one (the next is tried), or the run's exit status when it
  * was the one asked for and failed (said on stderr).
@@ -33,40 +81,30 @@ struct kx_resolver {
 /* --profile: asked for by name, so nothing else is tried */
 static int from_profile(struct kx_resolver *r, const struct kx_options *o, struct kt_target *t)
 {
+	int ret;
+
 	if (!o->profile)
 		return 0;
 	r->from = KX_TYPES_PROFILE;
-	return kx_profile__open_dump(o->profile, o->vmcore, o->force, o->verbose, &r->profile,
-				     &r->dump, t);
+	if (!r->profile) {
+		ret = kx_profile__open(o->profile, kx_dump__osrelease(r->dump), &r->profile);
+		if (ret >= 0)
+			return ret;
+	}
+	return kx_profile__attach(r->profile, r->dump, o->force, o->verbose, t);
 }
 
 /*
  * The vmlinux's DWARF, given (-x) or found beside the release: the most
  * complete source (every type, the whole .symtab, module symbols when
  * the dump's kallsyms cannot be decoded). A vmlinux given that does not
- * match, or has no DWARF, fails the run (--force takes a mismatch); none
- * found, or --from-dump / --system-map: the dump is open alone and the
- * reason kept for the dump's own sources to say.
+ * match, or has no DWARF, failed the dump's opening (--force takes a
+ * mismatch); none found, or --from-dump / --system-map: the dump is open
+ * alone and the reason kept for the dump's own sources to say.
  */
 static int from_dwarf(struct kx_resolver *r, const struct kx_options *o, struct kt_target *t,
 		      struct kt_open_opts *so)
 {
-	struct kx_dump_opts dopts = { .sz = sizeof(dopts) };
-	enum kx_error kerr;
-	char msg[1024];
-
-	dopts.vmlinux = o->vmlinux;
-	dopts.force = o->force;
-	dopts.verbose = o->verbose;
-	dopts.no_vmlinux = o->from_dump || o->system_map;
-	dopts.alone_if_no_vmlinux = 1;
-	r->dump = kx_dump__open(o->vmcore, &dopts, &kerr, msg, sizeof(msg));
-	if (!r->dump) {
-		fprintf(stderr, "ktrace-extract: %s\n", msg);
-		return kerr == KX_ERR_MISMATCH ? KT_EXIT_MISMATCH :
-		       kerr == KX_ERR_DEBUGINFO ? KT_EXIT_DEBUGINFO :
-		       kerr == KX_ERR_NOMEM ? KT_EXIT_FAILURE : KT_EXIT_DUMP;
-	}
 	if (!kx_dump__vmlinux(r->dump))
 		return 0;
 	r->from = KX_TYPES_DWARF;
@@ -106,21 +144,36 @@ static int from_dump(struct kx_resolver *r, const struct kx_options *o, struct k
 	return -1;
 }
 
+/* --profile names a directory of <release>.profile files */
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 int kx_resolver__open(const struct kx_options *o, struct kx_resolver **out, struct kt_target *t,
 		      struct kt_open_opts *so)
 {
 	struct kx_resolver *r = calloc(1, sizeof(*r));
-	int ret;
+	int ret = 0;
 
 	if (!r)
 		return KT_EXIT_FAILURE;
+	/* a profile file is read before the dump (0. above) */
+	if (o->profile && !is_dir(o->profile))
+		ret = kx_profile__open(o->profile, NULL, &r->profile);
+	/* the dump, once: the memory every source reads (1. to 3.) */
+	if (ret <= 0)
+		ret = open_dump(r, o);
 	/*
 	 * A profile named on the command line is the user's choice (the
 	 * kdump hooks give one where no debuginfo is installed); then the
 	 * most complete source, DWARF; the dump's own BTF and kallsyms last,
 	 * as what is left when nothing else is at hand.
 	 */
-	ret = from_profile(r, o, t);
+	if (ret < 0)
+		ret = from_profile(r, o, t);
 	if (!ret)
 		ret = from_dwarf(r, o, t, so);
 	if (!ret)
