@@ -84,6 +84,7 @@ struct fk_member {
 #define EC_PRINT_FMT 56
 #define EC_FLAGS 64
 #define EC_DATA 72
+#define EC_FUNCS 80	/* event.funcs: made up, beside data */
 #define EC_SIZE 96
 /* trace_event_class */
 #define CL_SYSTEM 0
@@ -167,6 +168,7 @@ static const struct fk_member fk_members[] = {
 	{ "struct trace_event_call", "print_fmt", EC_PRINT_FMT, 8 },
 	{ "struct trace_event_call", "flags", EC_FLAGS, 4 },
 	{ "struct trace_event_call", "data", EC_DATA, 8 },
+	{ "struct trace_event_call", "event.funcs", EC_FUNCS, 8 },
 	{ "struct trace_event_class", "system", CL_SYSTEM, 8 },
 	{ "struct trace_event_class", "fields", CL_FIELDS, 16 },
 	{ "struct trace_event_class", "get_fields", CL_GET_FIELDS, 8 },
@@ -251,7 +253,7 @@ struct fk_kernel {
 	struct fk_region regions[FK_MAX_REGIONS];
 	int nr_regions;
 	uint64_t brk;
-	struct fk_sym syms[32];
+	struct fk_sym syms[48];
 	int nr_syms;
 	uint64_t reads;		/* reads served, to bound walks in tests */
 	/* event table */
@@ -888,6 +890,61 @@ static FK_UNUSED void fk_kallsyms(struct fk_kernel *k, const char *const *names,
 	for (i = 0; i < n; i++)
 		fk_w64(k, a + 8 * (uint64_t)i, addrs[i]);
 	fk_sym(k, "kallsyms_addresses", a);
+}
+
+/*
+ * The VMCOREINFO text (vmcoreinfo_data, vmcoreinfo_size), as
+ * crash_save_vmcoreinfo_init() keeps it: "KEY=value\n" lines, such as
+ * "OSRELEASE=6.1.0-56-cloud-amd64\n".
+ */
+static FK_UNUSED void fk_vmcoreinfo(struct fk_kernel *k, const char *text)
+{
+	uint64_t data = fk_str(k, text), ptr = fk_alloc(k, 8), size = fk_alloc(k, 8);
+
+	fk_w64(k, ptr, data);
+	fk_w64(k, size, strlen(text));
+	fk_sym(k, "vmcoreinfo_data", ptr);
+	fk_sym(k, "vmcoreinfo_size", size);
+}
+
+/*
+ * A syscall event (kernel/trace/trace_syscalls.c, before 6.19): @call's
+ * event.funcs is enter_syscall_print_funcs or exit_syscall_print_funcs
+ * (@funcs: the symbol's address), its data a struct syscall_metadata
+ * { const char *name; int syscall_nr; int nb_args; const char **types;
+ * const char **args; ... } written at the offsets the kernel's own layout
+ * gives (fk_kernel.more_members: "struct syscall_metadata" from the
+ * dump's DWARF): @name, @nr, and for an enter event its @n arguments'
+ * types and names (its fields after __syscall_nr, which
+ * syscall_enter_define_fields() defined from them). -1 when the layout
+ * lacks a member.
+ */
+static FK_UNUSED int fk_syscall(struct fk_kernel *k, uint64_t call, uint64_t funcs,
+				const char *name, int nr, const struct fk_field *args, int n)
+{
+	static const char *const need[] = { "name", "syscall_nr", "nb_args", "types", "args" };
+	uint64_t off[5], size[5], meta, types, names;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if (fk_member(k, "struct syscall_metadata", need[i], &off[i], &size[i]) ||
+		    size[i] != (i == 1 || i == 2 ? 4 : 8))
+			return -1;
+	meta = fk_alloc(k, 64);
+	types = fk_alloc(k, (uint32_t)(8 * n + 8));
+	names = fk_alloc(k, (uint32_t)(8 * n + 8));
+	fk_w64(k, meta + off[0], fk_str(k, name));
+	fk_w32(k, meta + off[1], (uint32_t)nr);
+	fk_w32(k, meta + off[2], (uint32_t)n);
+	fk_w64(k, meta + off[3], types);
+	fk_w64(k, meta + off[4], names);
+	for (i = 0; i < n; i++) {
+		fk_w64(k, types + 8 * (uint64_t)i, fk_str(k, args[i].type));
+		fk_w64(k, names + 8 * (uint64_t)i, fk_str(k, args[i].name));
+	}
+	fk_w64(k, call + EC_DATA, meta);
+	fk_w64(k, call + EC_FUNCS, funcs);
+	return 0;
 }
 
 #endif /* KTRACE_TESTS_FAKE_KERNEL_H */

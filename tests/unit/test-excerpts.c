@@ -38,6 +38,10 @@ struct xev {
 	char *system, *name, *fmt;
 	struct fk_field f[MAX_FIELDS];
 	int nf;
+	/* a syscall event ("syscall enter|exit NAME NR"): its struct syscall_metadata */
+	char sc_kind[8];
+	char *sc_name;
+	int sc_nr;
 };
 
 struct xrec {
@@ -90,6 +94,7 @@ static void excerpt_free(struct excerpt *x)
 		free(x->ev[i].system);
 		free(x->ev[i].name);
 		free(x->ev[i].fmt);
+		free(x->ev[i].sc_name);
 		for (j = 0; j < x->ev[i].nf; j++) {
 			free((char *)x->ev[i].f[j].type);
 			free((char *)x->ev[i].f[j].name);
@@ -214,6 +219,9 @@ static int parse(const char *path, struct excerpt *x)
 			e->f[e->nf].name = strdup(b);
 			e->f[e->nf].type = strdup(line + pos);
 			e->nf++;
+		} else if (e && sscanf(line, "syscall %7s %127s %d", e->sc_kind, c, &e->sc_nr) == 3 &&
+			   (!strcmp(e->sc_kind, "enter") || !strcmp(e->sc_kind, "exit"))) {
+			e->sc_name = strdup(c);
 		} else if (e && !strncmp(line, "fmt ", 4)) {
 			e->fmt = strdup(line + 4);
 		} else if (sscanf(line, "record %63s %d %llu %d %8199s", a, &cpu, &ts, &id, hex) == 5) {
@@ -334,10 +342,72 @@ static bool printf_differs(const char *fmt)
 	return false;
 }
 
+/*
+ * What trace-cmd (no plugin) prints for a syscall event's record whose
+ * kernel line's text is @kline ("sys_write(fd: 1, buf: 33198920, count:
+ * 2)", "sys_write -> 0x2"): the event's print fmt, which
+ * __set_enter_print_fmt() made "fd: 0x%08lx, buf: 0x%08lx, ..." (no
+ * argument: "") and __set_exit_print_fmt() "0x%lx", of the kernel's
+ * values: hex, with or without 6.18's "0x", under 10 the same digits.
+ */
+static void syscall_dat_text(const char *kline, const struct xev *sc, char *out, size_t n)
+{
+	const char *p;
+	size_t at = 0;
+
+	*out = 0;
+	if (!strcmp(sc->sc_kind, "exit")) {
+		p = strstr(kline, " -> ");
+		snprintf(out, n, "0x%llx", p ? strtoull(p + 4, NULL, 16) : 0ULL);
+		return;
+	}
+	p = strchr(kline, '(');
+	while (p && *p && *p != ')' && at < n) {
+		const char *colon = strstr(++p, ": ");
+
+		if (!colon)
+			break;
+		at += (size_t)snprintf(out + at, n - at, "%s%.*s: 0x%08llx", at ? ", " : "",
+				       (int)(colon - p), p, strtoull(colon + 2, NULL, 16));
+		p = strpbrk(colon + 2, ",)");
+		if (p && *p == ',')
+			p++;	/* the space after it is skipped by ++p */
+	}
+}
+
 /* trace-cmd on PATH: the trace.dat of each excerpt is read by it (dat_lines()) */
 static bool have_trace_cmd;
 static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		     struct kt_buffer *b, const char *bname, int version);
+
+/*
+ * A syscall event's printer and struct syscall_metadata in the fake
+ * kernel: event.funcs the kernel's enter_ or exit_syscall_print_funcs
+ * (the excerpt's sym facts), its metadata in the layout of the excerpt's
+ * struct syscall_metadata facts, its arguments the event's fields after
+ * __syscall_nr. 0, or -1 with a "not ok" said.
+ */
+static int syscall_event(const char *path, struct excerpt *x, struct fk_kernel *k, uint64_t call,
+			 const struct xev *e)
+{
+	char funcs[64];
+	int i, a = 0;
+
+	snprintf(funcs, sizeof(funcs), "%s_syscall_print_funcs", e->sc_kind);
+	for (i = 0; i < x->nsym && strcmp(x->sym[i], funcs); i++)
+		;
+	for (a = 0; a < e->nf && strncmp(e->f[a].name, "__", 2); a++)
+		;
+	if (i == x->nsym ||
+	    fk_syscall(k, call, x->sym_addr[i], e->sc_name, e->sc_nr,
+		       !strcmp(e->sc_kind, "enter") ? e->f + a + 1 : NULL,
+		       !strcmp(e->sc_kind, "enter") && a < e->nf ? e->nf - a - 1 : 0)) {
+		CHECK(0, "%s (%s): %s: the excerpt lacks %s or struct syscall_metadata's layout",
+		      path, x->kernel, e->name, funcs);
+		return -1;
+	}
+	return 0;
+}
 
 static void replay(const char *path)
 {
@@ -348,6 +418,7 @@ static void replay(const char *path)
 	struct fk_kernel *k;
 	struct fk_session fs;
 	struct fk_ring *rings[MAX_BUF][MAX_CPU] = { { 0 } };
+	char *vmci = NULL;
 
 	if (parse(path, &x))
 		return;
@@ -380,10 +451,17 @@ static void replay(const char *path)
 	fk_sym(k, "trace_clock_local", 0xffffffff8a000010ULL);
 	for (bi = 0; bi < nbuf; bi++)
 		fk_w64(k, (bi ? &ib[bi] : &gb)->rb + RB_CLOCK, 0xffffffff8a000010ULL);
+	/* the release, which decides how 6.18+ print syscall arguments */
+	if (asprintf(&vmci, "OSRELEASE=%s\n", x.kernel) > 0)
+		fk_vmcoreinfo(k, vmci);
 	fk_events_init(k);
-	for (i = 0; i < x.nev; i++)
-		fk_event(k, x.ev[i].id, x.ev[i].system, x.ev[i].name, x.ev[i].f, x.ev[i].nf,
-			 x.ev[i].fmt);
+	for (i = 0; i < x.nev; i++) {
+		struct xev *e = &x.ev[i];
+		uint64_t call = fk_event(k, e->id, e->system, e->name, e->f, e->nf, e->fmt);
+
+		if (e->sc_name && syscall_event(path, &x, k, call, e))
+			goto out;
+	}
 	/* each CPU's records of a buffer, one to a sub-buffer, in their order */
 	for (bi = 0; bi < nbuf; bi++) {
 		for (cpu = 0; cpu < nr_cpus; cpu++) {
@@ -474,6 +552,7 @@ out:
 		for (cpu = 0; cpu < nr_cpus; cpu++)
 			free(rings[bi][cpu]);
 	fk_free(k);
+	free(vmci);
 	excerpt_free(&x);
 }
 
@@ -541,6 +620,7 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		const char *kt;
 		bool loose = false, prefix = false;
 		const char *fn = NULL;
+		const struct xev *sc = NULL;
 		size_t nl;
 		int e;
 
@@ -553,6 +633,8 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 			loose = printf_differs(x->ev[e].fmt);
 			if (!strcmp(x->ev[e].system, "ftrace"))
 				fn = x->ev[e].name;
+			if (x->ev[e].sc_name)
+				sc = &x->ev[e];
 		}
 		/* the event's name: between the time stamp's ": " and the next ": " */
 		ev += 2;
@@ -560,7 +642,12 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		nl = q ? (size_t)(q - ev) : strlen(ev);
 		/* the kernel's text after the event's name */
 		kt = q ? q + 2 : NULL;
-		if (fn && !strcmp(fn, "function")) {
+		if (sc) {
+			syscall_dat_text(ev, sc, ktext, sizeof(ktext));
+			kt = ktext;
+			ev = sc->name;
+			nl = strlen(ev);
+		} else if (fn && !strcmp(fn, "function")) {
 			/*
 			 * print_fn_trace()'s "IP <-PARENT" has no event name; trace-cmd
 			 * (no plugin) prints the print fmt " %ps <-- %ps" with the
