@@ -912,35 +912,49 @@ static FK_UNUSED void fk_vmcoreinfo(struct fk_kernel *k, const char *text)
  * event.funcs is enter_syscall_print_funcs or exit_syscall_print_funcs
  * (@funcs: the symbol's address), its data a struct syscall_metadata
  * { const char *name; int syscall_nr; int nb_args; const char **types;
- * const char **args; ... } written at the offsets the kernel's own layout
- * gives (fk_kernel.more_members: "struct syscall_metadata" from the
- * dump's DWARF): @name, @nr, and for an enter event its @n arguments'
- * types and names (its fields after __syscall_nr, which
- * syscall_enter_define_fields() defined from them). -1 when the layout
- * lacks a member.
+ * const char **args; struct list_head enter_fields; ... } written at the
+ * offsets the kernel's own layout gives (fk_kernel.more_members: "struct
+ * syscall_metadata" from the dump's DWARF): @name and @nr. An enter
+ * event's @n fields (@f: __syscall_nr, then one per argument) go where
+ * syscall_enter_define_fields() put them, on the metadata's enter_fields
+ * (its class's get_fields, syscall_get_enter_fields(), returns that
+ * list), and its arguments' types and names (each field after
+ * __syscall_nr) in types[] and args[]; the event is made with no class
+ * field (fk_event(..., NULL, 0, ...)). -1 when the layout lacks a member.
  */
 static FK_UNUSED int fk_syscall(struct fk_kernel *k, uint64_t call, uint64_t funcs,
-				const char *name, int nr, const struct fk_field *args, int n)
+				const char *name, int nr, const struct fk_field *f, int n)
 {
-	static const char *const need[] = { "name", "syscall_nr", "nb_args", "types", "args" };
-	uint64_t off[5], size[5], meta, types, names;
-	int i;
+	static const char *const need[] = { "name", "syscall_nr", "nb_args", "types", "args",
+					    "enter_fields" };
+	uint64_t off[6], size[6], meta, types, names, class;
+	int i, a = 0;
 
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		if (fk_member(k, "struct syscall_metadata", need[i], &off[i], &size[i]) ||
-		    size[i] != (i == 1 || i == 2 ? 4 : 8))
+		    size[i] != (i == 1 || i == 2 ? 4 : i == 5 ? 16 : 8))
 			return -1;
-	meta = fk_alloc(k, 64);
+	meta = fk_alloc(k, 128);
 	types = fk_alloc(k, (uint32_t)(8 * n + 8));
 	names = fk_alloc(k, (uint32_t)(8 * n + 8));
 	fk_w64(k, meta + off[0], fk_str(k, name));
 	fk_w32(k, meta + off[1], (uint32_t)nr);
-	fk_w32(k, meta + off[2], (uint32_t)n);
 	fk_w64(k, meta + off[3], types);
 	fk_w64(k, meta + off[4], names);
+	fk_w64(k, meta + off[5] + LH_NEXT, meta + off[5]);
+	fk_w64(k, meta + off[5] + LH_PREV, meta + off[5]);
 	for (i = 0; i < n; i++) {
-		fk_w64(k, types + 8 * (uint64_t)i, fk_str(k, args[i].type));
-		fk_w64(k, names + 8 * (uint64_t)i, fk_str(k, args[i].name));
+		if (!strncmp(f[i].name, "__", 2))
+			continue;
+		fk_w64(k, types + 8 * (uint64_t)a, fk_str(k, f[i].type));
+		fk_w64(k, names + 8 * (uint64_t)a, fk_str(k, f[i].name));
+		a++;
+	}
+	fk_w32(k, meta + off[2], (uint32_t)a);
+	if (n) {
+		fk_fields(k, meta + off[5], f, n);
+		memcpy(&class, fk_ptr(k, call + EC_CLASS, 8), 8);
+		fk_w64(k, class + CL_GET_FIELDS, fk_str(k, "syscall_get_enter_fields"));
 	}
 	fk_w64(k, call + EC_DATA, meta);
 	fk_w64(k, call + EC_FUNCS, funcs);

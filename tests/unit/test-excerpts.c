@@ -10,7 +10,9 @@
  * irqs-off/need-resched/hardirq/preempt columns, the time stamp, the event
  * and its text. Nothing expected is ktrace's own output. The function
  * tracer's events print their ips with kallsyms: an excerpt's "ksym" lines
- * (the vmlinux's symbols there) are the fake kernel's kallsyms.
+ * (the vmlinux's symbols there) are the fake kernel's kallsyms. The
+ * syscall events are printed by the kernel's syscall printer from their
+ * struct syscall_metadata: an excerpt's "syscall" lines (fk_syscall()).
  *
  * The same records written as trace.dat (versions 6 and 7, each buffer on
  * its own) are read back by trace-cmd report (-N: no plugins, so each
@@ -384,24 +386,22 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
  * A syscall event's printer and struct syscall_metadata in the fake
  * kernel: event.funcs the kernel's enter_ or exit_syscall_print_funcs
  * (the excerpt's sym facts), its metadata in the layout of the excerpt's
- * struct syscall_metadata facts, its arguments the event's fields after
- * __syscall_nr. 0, or -1 with a "not ok" said.
+ * struct syscall_metadata facts; an enter event's fields on the
+ * metadata's enter_fields, its arguments the fields after __syscall_nr.
+ * 0, or -1 with a "not ok" said.
  */
 static int syscall_event(const char *path, struct excerpt *x, struct fk_kernel *k, uint64_t call,
 			 const struct xev *e)
 {
+	bool enter = !strcmp(e->sc_kind, "enter");
 	char funcs[64];
-	int i, a = 0;
+	int i;
 
 	snprintf(funcs, sizeof(funcs), "%s_syscall_print_funcs", e->sc_kind);
 	for (i = 0; i < x->nsym && strcmp(x->sym[i], funcs); i++)
 		;
-	for (a = 0; a < e->nf && strncmp(e->f[a].name, "__", 2); a++)
-		;
-	if (i == x->nsym ||
-	    fk_syscall(k, call, x->sym_addr[i], e->sc_name, e->sc_nr,
-		       !strcmp(e->sc_kind, "enter") ? e->f + a + 1 : NULL,
-		       !strcmp(e->sc_kind, "enter") && a < e->nf ? e->nf - a - 1 : 0)) {
+	if (i == x->nsym || fk_syscall(k, call, x->sym_addr[i], e->sc_name, e->sc_nr,
+				       enter ? e->f : NULL, enter ? e->nf : 0)) {
 		CHECK(0, "%s (%s): %s: the excerpt lacks %s or struct syscall_metadata's layout",
 		      path, x->kernel, e->name, funcs);
 		return -1;
@@ -457,7 +457,10 @@ static void replay(const char *path)
 	fk_events_init(k);
 	for (i = 0; i < x.nev; i++) {
 		struct xev *e = &x.ev[i];
-		uint64_t call = fk_event(k, e->id, e->system, e->name, e->f, e->nf, e->fmt);
+		/* a syscall enter event's fields are its metadata's (fk_syscall()) */
+		bool enter = e->sc_name && !strcmp(e->sc_kind, "enter");
+		uint64_t call = fk_event(k, e->id, e->system, e->name, e->f, enter ? 0 : e->nf,
+					 e->fmt);
 
 		if (e->sc_name && syscall_event(path, &x, k, call, e))
 			goto out;
