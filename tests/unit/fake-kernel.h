@@ -961,4 +961,71 @@ static FK_UNUSED int fk_syscall(struct fk_kernel *k, uint64_t call, uint64_t fun
 	return 0;
 }
 
+/*
+ * The blk tracer (kernel/trace/blktrace.c): trace_blk_event, the bare
+ * struct trace_event its TRACE_BLK entries are registered with (@type),
+ * and blk_tracer_flags (@val: TRACE_BLK_OPT_*), at the offsets of the
+ * kernel's struct trace_event.type and struct tracer_flags.val
+ * (fk_kernel.more_members). -1 when the layout lacks them.
+ */
+static FK_UNUSED int fk_blk(struct fk_kernel *k, int type, uint32_t val)
+{
+	uint64_t toff, tsize, voff, vsize, ev, fl;
+
+	if (fk_member(k, "struct trace_event", "type", &toff, &tsize) || tsize != 4 ||
+	    fk_member(k, "struct tracer_flags", "val", &voff, &vsize) || vsize != 4)
+		return -1;
+	ev = fk_alloc(k, (uint32_t)toff + 8);
+	fl = fk_alloc(k, (uint32_t)voff + 8);
+	fk_w32(k, ev + toff, (uint32_t)type);
+	fk_w32(k, fl + voff, val);
+	fk_sym(k, "trace_blk_event", ev);
+	fk_sym(k, "blk_tracer_flags", fl);
+	return 0;
+}
+
+/*
+ * savedcmd, the saved cmdlines (kernel/trace/trace_sched_switch.c since
+ * 6.8, trace.c before): struct saved_cmdlines_buffer { unsigned
+ * map_pid_to_cmdline[PID_MAX_DEFAULT + 1]; unsigned *map_cmdline_to_pid;
+ * unsigned cmdline_num; int cmdline_idx; char saved_cmdlines[] (a
+ * pointer before 6.1); } at the kernel's offsets (fk_kernel.more_members),
+ * holding @n pids' comms as trace_save_cmdline() files them: slot i for
+ * the i-th, map_pid_to_cmdline[pid & (PID_MAX_DEFAULT - 1)], the others
+ * NO_CMDLINE_MAP. -1 when the layout lacks a member.
+ */
+static FK_UNUSED int fk_savedcmd(struct fk_kernel *k, const int *pids, const char *const *comms,
+				 int n)
+{
+	static const char *const need[] = { "map_pid_to_cmdline", "map_cmdline_to_pid",
+					    "cmdline_num", "saved_cmdlines" };
+	uint64_t off[4], size[4], sc, m2p, names, ptr = fk_alloc(k, 8);
+	uint32_t nr_pid, num = (uint32_t)n + 1;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (fk_member(k, "struct saved_cmdlines_buffer", need[i], &off[i], &size[i]))
+			return -1;
+	nr_pid = (uint32_t)size[0] / 4;
+	if (nr_pid < 2 || size[1] != 8 || size[2] != 4 || (size[3] != 8 && size[3] != 0))
+		return -1;
+	sc = fk_alloc(k, (uint32_t)off[3] + 8 + 16 * num);
+	memset(fk_ptr(k, sc + off[0], size[0]), 0xff, size[0]);
+	m2p = fk_alloc(k, 4 * num);
+	memset(fk_ptr(k, m2p, 4 * num), 0xff, 4 * num);
+	names = size[3] ? fk_alloc(k, 16 * num) : sc + off[3];
+	fk_w64(k, sc + off[1], m2p);
+	fk_w32(k, sc + off[2], num);
+	if (size[3])
+		fk_w64(k, sc + off[3], names);
+	for (i = 0; i < n; i++) {
+		fk_w32(k, sc + off[0] + 4 * ((uint32_t)pids[i] & (nr_pid - 2)), (uint32_t)i);
+		fk_w32(k, m2p + 4 * (uint64_t)i, (uint32_t)pids[i]);
+		strncpy((char *)fk_ptr(k, names + 16 * (uint64_t)i, 16), comms[i], 16);
+	}
+	fk_w64(k, ptr, sc);
+	fk_sym(k, "savedcmd", ptr);
+	return 0;
+}
+
 #endif /* KTRACE_TESTS_FAKE_KERNEL_H */

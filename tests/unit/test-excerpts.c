@@ -13,6 +13,8 @@
  * (the vmlinux's symbols there) are the fake kernel's kallsyms. The
  * syscall events are printed by the kernel's syscall printer from their
  * struct syscall_metadata: an excerpt's "syscall" lines (fk_syscall()).
+ * The blk tracer's entries (a "blk" line: fk_blk()) print the saved
+ * cmdline of their pid: its "comm" lines are the fake kernel's savedcmd.
  *
  * The same records written as trace.dat (versions 6 and 7, each buffer on
  * its own) are read back by trace-cmd report (-N: no plugins, so each
@@ -71,6 +73,13 @@ struct excerpt {
 	char *ksym[MAX_KSYM];
 	uint64_t ksym_addr[MAX_KSYM];
 	int nksym;
+	/* the saved cmdlines ("comm PID NAME"): the comms the blk tracer prints */
+	int comm_pid[MAX_KSYM];
+	char *comm[MAX_KSYM];
+	int ncomm;
+	/* the blk tracer ("blk TYPE FLAGS"): trace_blk_event.type, blk_tracer_flags.val */
+	int blk_type;
+	unsigned int blk_flags;
 	struct xev ev[MAX_EV];
 	int nev;
 	struct xrec rec[MAX_REC];
@@ -92,6 +101,8 @@ static void excerpt_free(struct excerpt *x)
 		free(x->sym[i]);
 	for (i = 0; i < x->nksym; i++)
 		free(x->ksym[i]);
+	for (i = 0; i < x->ncomm; i++)
+		free(x->comm[i]);
 	for (i = 0; i < x->nev; i++) {
 		free(x->ev[i].system);
 		free(x->ev[i].name);
@@ -200,6 +211,15 @@ static int parse(const char *path, struct excerpt *x)
 			}
 			x->ksym_addr[x->nksym] = ts;
 			x->ksym[x->nksym++] = strdup(c);
+		} else if (sscanf(line, "comm %d %n", &id, &pos) == 1 && pos) {
+			if (x->ncomm == MAX_KSYM) {
+				bad = 1;
+				break;
+			}
+			x->comm_pid[x->ncomm] = id;
+			x->comm[x->ncomm++] = strdup(line + pos);
+		} else if (sscanf(line, "blk %d %u", &x->blk_type, &off) == 2) {
+			x->blk_flags = off;
 		} else if (sscanf(line, "event %d %63s %127s", &id, a, c) == 3) {
 			if (x->nev == MAX_EV) {
 				bad = 1;
@@ -454,6 +474,16 @@ static void replay(const char *path)
 	/* the release, which decides how 6.18+ print syscall arguments */
 	if (asprintf(&vmci, "OSRELEASE=%s\n", x.kernel) > 0)
 		fk_vmcoreinfo(k, vmci);
+	if (x.ncomm && fk_savedcmd(k, x.comm_pid, (const char *const *)x.comm, x.ncomm)) {
+		CHECK(0, "%s (%s): the excerpt lacks struct saved_cmdlines_buffer's layout", path,
+		      x.kernel);
+		goto out;
+	}
+	if (x.blk_type && fk_blk(k, x.blk_type, x.blk_flags)) {
+		CHECK(0, "%s (%s): the excerpt lacks struct trace_event's or tracer_flags' layout",
+		      path, x.kernel);
+		goto out;
+	}
 	fk_events_init(k);
 	for (i = 0; i < x.nev; i++) {
 		struct xev *e = &x.ev[i];
@@ -624,6 +654,7 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		bool loose = false, prefix = false;
 		const char *fn = NULL;
 		const struct xev *sc = NULL;
+		char also[64] = "";	/* and this, anywhere in trace-cmd's text */
 		size_t nl;
 		int e;
 
@@ -645,7 +676,31 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		nl = q ? (size_t)(q - ev) : strlen(ev);
 		/* the kernel's text after the event's name */
 		kt = q ? q + 2 : NULL;
-		if (sc) {
+		if (x->blk_type && r->id == x->blk_type) {
+			/*
+			 * blk_trace_event_print()'s line is the tracer's; trace-cmd
+			 * (no plugin) prints ftrace:blktrace by the print fmt ktrace
+			 * gives it, "MAJOR,MINOR action=0x.. sector=..": the
+			 * kernel's device compared, and with "SECTOR + N" in the
+			 * kernel's line its sector and bytes (N sectors of 512)
+			 */
+			char dev[32] = "";
+			unsigned long long sec;
+			unsigned int nsec;
+			const char *plus = strstr(ev, " + ");
+
+			sscanf(ev, "%31s", dev);
+			snprintf(ktext, sizeof(ktext), "%s action=0x", dev);
+			while (plus && plus > ev && plus[-1] != ' ')
+				plus--;
+			if (plus && sscanf(plus, "%llu + %u", &sec, &nsec) == 2)
+				snprintf(also, sizeof(also), " sector=%llu bytes=%u ", sec,
+					 nsec * 512);
+			kt = ktext;
+			prefix = true;
+			ev = "blktrace";
+			nl = strlen(ev);
+		} else if (sc) {
 			syscall_dat_text(ev, sc, ktext, sizeof(ktext));
 			kt = ktext;
 			ev = sc->name;
@@ -703,8 +758,9 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 				t++;
 			end = strchr(t, '\n');
 			nl = end ? (size_t)(end - t) : strlen(t);
-			if ((kt && (prefix || strlen(kt) == nl) && strlen(kt) <= nl &&
-			     !memcmp(kt, t, strlen(kt))) || (!kt && !nl)) {
+			if (((kt && (prefix || strlen(kt) == nl) && strlen(kt) <= nl &&
+			      !memcmp(kt, t, strlen(kt))) || (!kt && !nl)) &&
+			    (!*also || memmem(t, nl, also, strlen(also)))) {
 				found++;
 				break;
 			}
