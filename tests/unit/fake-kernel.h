@@ -47,6 +47,7 @@ struct fk_member {
 #define TR_LIST 0
 #define TR_NAME 16
 #define TR_ARRAY_BUFFER 32	/* array_buffer.buffer at +8 */
+#define TR_CURRENT_TRACE 88	/* struct tracer *: fk_tracer() */
 #define TR_SIZE 96
 /* trace_buffer (the ring buffer) */
 #define RB_BUFFERS 0
@@ -136,6 +137,8 @@ static const struct fk_member fk_members[] = {
 	{ "struct trace_array", "name", TR_NAME, 8 },
 	{ "struct trace_array", "array_buffer", TR_ARRAY_BUFFER, 32 },
 	{ "struct array_buffer", "buffer", 8, 8 },
+	{ "struct trace_array", "current_trace", TR_CURRENT_TRACE, 8 },
+	{ "struct tracer", "name", 0, 8 },
 	{ "struct trace_buffer", "buffers", RB_BUFFERS, 8 },
 	{ "struct trace_buffer", "clock", RB_CLOCK, 8 },
 	{ "struct ring_buffer_per_cpu", "cpu", CB_CPU, 4 },
@@ -982,6 +985,15 @@ static FK_UNUSED int fk_blk(struct fk_kernel *k, int type, uint32_t val)
 	fk_sym(k, "trace_blk_event", ev);
 	fk_sym(k, "blk_tracer_flags", fl);
 	return 0;
+}
+
+/* @tr's current_trace: a struct tracer named @name (its other members not written) */
+static FK_UNUSED void fk_tracer(struct fk_kernel *k, uint64_t tr, const char *name)
+{
+	uint64_t t = fk_alloc(k, 64);
+
+	fk_w64(k, t, fk_str(k, name));
+	fk_w64(k, tr + TR_CURRENT_TRACE, t);
 }
 
 /*

@@ -80,6 +80,8 @@ struct excerpt {
 	/* the blk tracer ("blk TYPE FLAGS"): trace_blk_event.type, blk_tracer_flags.val */
 	int blk_type;
 	unsigned int blk_flags;
+	/* the global buffer's current tracer ("tracer NAME"): blk_classic's lines are blk's */
+	char *tracer;
 	struct xev ev[MAX_EV];
 	int nev;
 	struct xrec rec[MAX_REC];
@@ -91,6 +93,7 @@ static void excerpt_free(struct excerpt *x)
 	int i, j;
 
 	free(x->kernel);
+	free(x->tracer);
 	for (i = 0; i < x->nen; i++)
 		free((char *)x->en[i].name);
 	for (i = 0; i < x->nmem; i++) {
@@ -218,6 +221,9 @@ static int parse(const char *path, struct excerpt *x)
 			}
 			x->comm_pid[x->ncomm] = id;
 			x->comm[x->ncomm++] = strdup(line + pos);
+		} else if (sscanf(line, "tracer %63s", a) == 1) {
+			free(x->tracer);
+			x->tracer = strdup(a);
 		} else if (sscanf(line, "blk %d %u", &x->blk_type, &off) == 2) {
 			x->blk_flags = off;
 		} else if (sscanf(line, "event %d %63s %127s", &id, a, c) == 3) {
@@ -397,6 +403,13 @@ static void syscall_dat_text(const char *kline, const struct xev *sc, char *out,
 	}
 }
 
+/* @r a blk tracer's entry printed by blk_classic (the tracer blk, TRACE_BLK_OPT_CLASSIC) */
+static bool blk_classic(const struct excerpt *x, const struct xrec *r)
+{
+	return x->blk_type && r->id == x->blk_type && (x->blk_flags & 1) && x->tracer &&
+	       !strcmp(x->tracer, "blk");
+}
+
 /* trace-cmd on PATH: the trace.dat of each excerpt is read by it (dat_lines()) */
 static bool have_trace_cmd;
 static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
@@ -479,6 +492,8 @@ static void replay(const char *path)
 		      x.kernel);
 		goto out;
 	}
+	if (x.tracer)
+		fk_tracer(k, gb.tr, x.tracer);
 	if (x.blk_type && fk_blk(k, x.blk_type, x.blk_flags)) {
 		CHECK(0, "%s (%s): the excerpt lacks struct trace_event's or tracer_flags' layout",
 		      path, x.kernel);
@@ -531,9 +546,19 @@ static void replay(const char *path)
 			struct xrec *r = &x.rec[i];
 			const char *want = r->line ? from_cpu(r->line) : NULL, *ev;
 			char stamp[64] = "", cpucol[16];
+			bool whole = false;
 
 			if (strcmp(r->buf, bname[bi]))
 				continue;
+			/*
+			 * blk_classic: blk_tracer_print_line() prints the whole line
+			 * ("DEV CPU SECS.NANOS PID ACT ..."), no context columns;
+			 * JSON's text is the event's, which that line does not show
+			 */
+			if (r->line && blk_classic(&x, r)) {
+				want = r->line;
+				whole = true;
+			}
 			if (!want) {
 				CHECK(0, "%s: record %d has no kernel line", path, i);
 				continue;
@@ -548,7 +573,7 @@ static void replay(const char *path)
 				show_near(text ? text : "", cpucol, stamp);
 			}
 			/* JSON's "text": the event's part of the line */
-			ev = strstr(want, ": ");
+			ev = whole ? NULL : strstr(want, ": ");
 			if (ev && json_plain(ev + 2)) {
 				char *key;
 
@@ -648,17 +673,21 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 	      version, err ? err : "");
 	for (i = 0; i < x->nrec; i++) {
 		struct xrec *r = &x->rec[i];
-		const char *ev = r->line ? strstr(from_cpu(r->line), ": ") : NULL, *q;
+		const char *fc = r->line && !blk_classic(x, r) ? from_cpu(r->line) : NULL;
+		const char *ev = fc ? strstr(fc, ": ") : NULL, *q;
 		char head[96], name[128], ktext[1024];
 		const char *kt;
 		bool loose = false, prefix = false;
 		const char *fn = NULL;
 		const struct xev *sc = NULL;
 		char also[64] = "";	/* and this, anywhere in trace-cmd's text */
+		/* blk_classic's line: the event's text is the line */
+		bool classic = r->line && blk_classic(x, r);
 		size_t nl;
 		int e;
 
-		if (strcmp(r->buf, bname) || !ev)
+
+		if (strcmp(r->buf, bname) || (!ev && !classic))
 			continue;
 		want++;
 		for (e = 0; e < x->nev; e++) {
@@ -671,7 +700,7 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 				sc = &x->ev[e];
 		}
 		/* the event's name: between the time stamp's ": " and the next ": " */
-		ev += 2;
+		ev = classic ? r->line : ev + 2;
 		q = strstr(ev, ": ");
 		nl = q ? (size_t)(q - ev) : strlen(ev);
 		/* the kernel's text after the event's name */
