@@ -47,6 +47,7 @@ struct fk_member {
 #define TR_LIST 0
 #define TR_NAME 16
 #define TR_ARRAY_BUFFER 32	/* array_buffer.buffer at +8 */
+#define TR_CURRENT_TRACE 88	/* struct tracer *: fk_tracer() */
 #define TR_SIZE 96
 /* trace_buffer (the ring buffer) */
 #define RB_BUFFERS 0
@@ -84,6 +85,7 @@ struct fk_member {
 #define EC_PRINT_FMT 56
 #define EC_FLAGS 64
 #define EC_DATA 72
+#define EC_FUNCS 80	/* event.funcs: made up, beside data */
 #define EC_SIZE 96
 /* trace_event_class */
 #define CL_SYSTEM 0
@@ -135,6 +137,8 @@ static const struct fk_member fk_members[] = {
 	{ "struct trace_array", "name", TR_NAME, 8 },
 	{ "struct trace_array", "array_buffer", TR_ARRAY_BUFFER, 32 },
 	{ "struct array_buffer", "buffer", 8, 8 },
+	{ "struct trace_array", "current_trace", TR_CURRENT_TRACE, 8 },
+	{ "struct tracer", "name", 0, 8 },
 	{ "struct trace_buffer", "buffers", RB_BUFFERS, 8 },
 	{ "struct trace_buffer", "clock", RB_CLOCK, 8 },
 	{ "struct ring_buffer_per_cpu", "cpu", CB_CPU, 4 },
@@ -167,6 +171,7 @@ static const struct fk_member fk_members[] = {
 	{ "struct trace_event_call", "print_fmt", EC_PRINT_FMT, 8 },
 	{ "struct trace_event_call", "flags", EC_FLAGS, 4 },
 	{ "struct trace_event_call", "data", EC_DATA, 8 },
+	{ "struct trace_event_call", "event.funcs", EC_FUNCS, 8 },
 	{ "struct trace_event_class", "system", CL_SYSTEM, 8 },
 	{ "struct trace_event_class", "fields", CL_FIELDS, 16 },
 	{ "struct trace_event_class", "get_fields", CL_GET_FIELDS, 8 },
@@ -251,7 +256,7 @@ struct fk_kernel {
 	struct fk_region regions[FK_MAX_REGIONS];
 	int nr_regions;
 	uint64_t brk;
-	struct fk_sym syms[32];
+	struct fk_sym syms[48];
 	int nr_syms;
 	uint64_t reads;		/* reads served, to bound walks in tests */
 	/* event table */

@@ -10,7 +10,11 @@
  * irqs-off/need-resched/hardirq/preempt columns, the time stamp, the event
  * and its text. Nothing expected is ktrace's own output. The function
  * tracer's events print their ips with kallsyms: an excerpt's "ksym" lines
- * (the vmlinux's symbols there) are the fake kernel's kallsyms.
+ * (the vmlinux's symbols there) are the fake kernel's kallsyms. The
+ * syscall events are printed by the kernel's syscall printer from their
+ * struct syscall_metadata: an excerpt's "syscall" lines (fk_syscall()).
+ * The blk tracer's entries (a "blk" line: fk_blk()) print the saved
+ * cmdline of their pid: its "comm" lines are the fake kernel's savedcmd.
  *
  * The same records written as trace.dat (versions 6 and 7, each buffer on
  * its own) are read back by trace-cmd report (-N: no plugins, so each
@@ -25,230 +29,8 @@
 #include <dirent.h>
 #include <inttypes.h>
 #include <unistd.h>
-#include "fake-check.h"
-
-#define MAX_EV 128
-#define MAX_FIELDS 48
-#define MAX_REC 512
-#define MAX_BUF 8
-#define MAX_CPU 64
-
-struct xev {
-	int id;
-	char *system, *name, *fmt;
-	struct fk_field f[MAX_FIELDS];
-	int nf;
-};
-
-struct xrec {
-	char *buf, *line;
-	int cpu, id;
-	uint64_t ts;
-	uint8_t *data;
-	uint32_t len;
-};
-
-#define MAX_FACTS 64
-#define MAX_KSYM 256
-
-struct excerpt {
-	char *kernel;
-	/* the kernel's answers (its profile's lines): TRACE_FLAG_* values, members, symbols */
-	struct fk_enum en[MAX_FACTS];
-	int nen;
-	struct fk_member mem[MAX_FACTS];
-	int nmem;
-	char *sym[MAX_FACTS];
-	uint64_t sym_addr[MAX_FACTS];
-	int nsym;
-	/* the kernel's kallsyms where the records' code addresses are, in address order */
-	char *ksym[MAX_KSYM];
-	uint64_t ksym_addr[MAX_KSYM];
-	int nksym;
-	struct xev ev[MAX_EV];
-	int nev;
-	struct xrec rec[MAX_REC];
-	int nrec;
-};
-
-static void excerpt_free(struct excerpt *x)
-{
-	int i, j;
-
-	free(x->kernel);
-	for (i = 0; i < x->nen; i++)
-		free((char *)x->en[i].name);
-	for (i = 0; i < x->nmem; i++) {
-		free((char *)x->mem[i].type);
-		free((char *)x->mem[i].member);
-	}
-	for (i = 0; i < x->nsym; i++)
-		free(x->sym[i]);
-	for (i = 0; i < x->nksym; i++)
-		free(x->ksym[i]);
-	for (i = 0; i < x->nev; i++) {
-		free(x->ev[i].system);
-		free(x->ev[i].name);
-		free(x->ev[i].fmt);
-		for (j = 0; j < x->ev[i].nf; j++) {
-			free((char *)x->ev[i].f[j].type);
-			free((char *)x->ev[i].f[j].name);
-		}
-	}
-	for (i = 0; i < x->nrec; i++) {
-		free(x->rec[i].buf);
-		free(x->rec[i].line);
-		free(x->rec[i].data);
-	}
-}
-
-static int unhex(const char *h, uint8_t **out, uint32_t *len)
-{
-	size_t n = strlen(h), i;
-	uint8_t *d;
-
-	if (n % 2 || n / 2 > 4000)
-		return -1;
-	d = calloc(1, n / 2 + 4);
-	for (i = 0; i < n / 2; i++) {
-		unsigned v;
-
-		if (sscanf(h + 2 * i, "%2x", &v) != 1) {
-			free(d);
-			return -1;
-		}
-		d[i] = (uint8_t)v;
-	}
-	*out = d;
-	*len = (uint32_t)(n / 2);
-	return 0;
-}
-
-/* "enum\tNAME\tVALUE", "member\tTYPE\tMEMBER\tOFF\tSIZE" ("-": absent), "sym\tNAME\tADDR\t..." */
-static int fact(struct excerpt *x, char *l)
-{
-	char *v[6] = { 0 };
-	int n = 0;
-
-	for (char *p = strtok(l, "\t"); p && n < 6; p = strtok(NULL, "\t"))
-		v[n++] = p;
-	if (n >= 3 && !strcmp(v[0], "enum") && x->nen < MAX_FACTS) {
-		x->en[x->nen].name = strdup(v[1]);
-		x->en[x->nen++].value = strtoll(v[2], NULL, 0);
-	} else if (n >= 4 && !strcmp(v[0], "member") && !strcmp(v[3], "-")) {
-		/* absent in that kernel: the fake kernel does not have it either */
-	} else if (n >= 5 && !strcmp(v[0], "member") && x->nmem < MAX_FACTS) {
-		x->mem[x->nmem].type = strdup(v[1]);
-		x->mem[x->nmem].member = strdup(v[2]);
-		x->mem[x->nmem].off = (uint32_t)strtoul(v[3], NULL, 0);
-		x->mem[x->nmem++].size = (uint32_t)strtoul(v[4], NULL, 0);
-	} else if (n >= 3 && !strcmp(v[0], "sym") && x->nsym < MAX_FACTS) {
-		x->sym[x->nsym] = strdup(v[1]);
-		x->sym_addr[x->nsym++] = strtoull(v[2], NULL, 16);
-	} else if (n >= 2 && !strcmp(v[0], "nosym")) {
-		/* absent */
-	} else {
-		return -1;
-	}
-	return 0;
-}
-
-/* Reads one excerpt file; 0, or -1 with a "not ok" said. */
-static int parse(const char *path, struct excerpt *x)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int lineno = 0, bad = 0;
-	struct xev *e = NULL;
-
-	memset(x, 0, sizeof(*x));
-	if (!f) {
-		CHECK(0, "%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
-	while (!bad && (n = getline(&line, &cap, f)) > 0) {
-		char a[64], b[64], c[128], hex[8200];
-		unsigned off, size;
-		int sig, pos = 0, cpu, id;
-		unsigned long long ts;
-
-		lineno++;
-		if (line[n - 1] == '\n')
-			line[--n] = 0;
-		if (!*line || *line == '#')
-			continue;
-		if (!strncmp(line, "kernel ", 7)) {
-			x->kernel = strdup(line + 7);
-		} else if (!strncmp(line, "fact\t", 5)) {
-			if (fact(x, line + 5)) {
-				bad = 1;
-				break;
-			}
-		} else if (sscanf(line, "ksym %llx %127s", &ts, c) == 2) {
-			if (x->nksym == MAX_KSYM) {
-				bad = 1;
-				break;
-			}
-			x->ksym_addr[x->nksym] = ts;
-			x->ksym[x->nksym++] = strdup(c);
-		} else if (sscanf(line, "event %d %63s %127s", &id, a, c) == 3) {
-			if (x->nev == MAX_EV) {
-				bad = 1;
-				break;
-			}
-			e = &x->ev[x->nev++];
-			e->id = id;
-			e->system = strdup(a);
-			e->name = strdup(c);
-		} else if (e && sscanf(line, "field %u %u %d %63s %n", &off, &size, &sig, b, &pos) == 4 &&
-			   pos) {
-			if (e->nf == MAX_FIELDS) {
-				bad = 1;
-				break;
-			}
-			e->f[e->nf].offset = off;
-			e->f[e->nf].size = size;
-			e->f[e->nf].is_signed = sig;
-			e->f[e->nf].name = strdup(b);
-			e->f[e->nf].type = strdup(line + pos);
-			e->nf++;
-		} else if (e && !strncmp(line, "fmt ", 4)) {
-			e->fmt = strdup(line + 4);
-		} else if (sscanf(line, "record %63s %d %llu %d %8199s", a, &cpu, &ts, &id, hex) == 5) {
-			struct xrec *r;
-
-			if (x->nrec == MAX_REC || cpu < 0 || cpu >= MAX_CPU) {
-				bad = 1;
-				break;
-			}
-			r = &x->rec[x->nrec];
-			if (unhex(hex, &r->data, &r->len) || r->len < 8) {
-				bad = 1;
-				break;
-			}
-			x->nrec++;
-			r->buf = strdup(a);
-			r->cpu = cpu;
-			r->ts = ts;
-			r->id = id;
-		} else if (!strncmp(line, "line ", 5) && x->nrec && !x->rec[x->nrec - 1].line) {
-			x->rec[x->nrec - 1].line = strdup(line + 5);
-		} else {
-			bad = 1;
-		}
-	}
-	free(line);
-	fclose(f);
-	if (bad || !x->kernel || !x->nrec) {
-		CHECK(0, "%s: line %d: not an excerpt (scripts/make-excerpts writes them)", path,
-		      lineno);
-		excerpt_free(x);
-		return -1;
-	}
-	return 0;
-}
+#include "excerpt.h"
+#include "fake-tracers.h"
 
 /* The kernel's line from its CPU column on ("[001] d..2.     2.078318: ..."). */
 static const char *from_cpu(const char *line)
@@ -334,10 +116,77 @@ static bool printf_differs(const char *fmt)
 	return false;
 }
 
+/*
+ * What trace-cmd (no plugin) prints for a syscall event's record whose
+ * kernel line's text is @kline ("sys_write(fd: 1, buf: 33198920, count:
+ * 2)", "sys_write -> 0x2"): the event's print fmt, which
+ * __set_enter_print_fmt() made "fd: 0x%08lx, buf: 0x%08lx, ..." (no
+ * argument: "") and __set_exit_print_fmt() "0x%lx", of the kernel's
+ * values: hex, with or without 6.18's "0x", under 10 the same digits.
+ */
+static void syscall_dat_text(const char *kline, const struct xev *sc, char *out, size_t n)
+{
+	const char *p;
+	size_t at = 0;
+
+	*out = 0;
+	if (!strcmp(sc->sc_kind, "exit")) {
+		p = strstr(kline, " -> ");
+		snprintf(out, n, "0x%llx", p ? strtoull(p + 4, NULL, 16) : 0ULL);
+		return;
+	}
+	p = strchr(kline, '(');
+	while (p && *p && *p != ')' && at < n) {
+		const char *colon = strstr(++p, ": ");
+
+		if (!colon)
+			break;
+		at += (size_t)snprintf(out + at, n - at, "%s%.*s: 0x%08llx", at ? ", " : "",
+				       (int)(colon - p), p, strtoull(colon + 2, NULL, 16));
+		p = strpbrk(colon + 2, ",)");
+		if (p && *p == ',')
+			p++;	/* the space after it is skipped by ++p */
+	}
+}
+
+/* @r a blk tracer's entry printed by blk_classic (the tracer blk, TRACE_BLK_OPT_CLASSIC) */
+static bool blk_classic(const struct excerpt *x, const struct xrec *r)
+{
+	return x->blk_type && r->id == x->blk_type && (x->blk_flags & 1) && x->tracer &&
+	       !strcmp(x->tracer, "blk");
+}
+
 /* trace-cmd on PATH: the trace.dat of each excerpt is read by it (dat_lines()) */
 static bool have_trace_cmd;
 static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		     struct kt_buffer *b, const char *bname, int version);
+
+/*
+ * A syscall event's printer and struct syscall_metadata in the fake
+ * kernel: event.funcs the kernel's enter_ or exit_syscall_print_funcs
+ * (the excerpt's sym facts), its metadata in the layout of the excerpt's
+ * struct syscall_metadata facts; an enter event's fields on the
+ * metadata's enter_fields, its arguments the fields after __syscall_nr.
+ * 0, or -1 with a "not ok" said.
+ */
+static int syscall_event(const char *path, struct excerpt *x, struct fk_kernel *k, uint64_t call,
+			 const struct xev *e)
+{
+	bool enter = !strcmp(e->sc_kind, "enter");
+	char funcs[64];
+	int i;
+
+	snprintf(funcs, sizeof(funcs), "%s_syscall_print_funcs", e->sc_kind);
+	for (i = 0; i < x->nsym && strcmp(x->sym[i], funcs); i++)
+		;
+	if (i == x->nsym || fk_syscall(k, call, x->sym_addr[i], e->sc_name, e->sc_nr,
+				       enter ? e->f : NULL, enter ? e->nf : 0)) {
+		CHECK(0, "%s (%s): %s: the excerpt lacks %s or struct syscall_metadata's layout",
+		      path, x->kernel, e->name, funcs);
+		return -1;
+	}
+	return 0;
+}
 
 static void replay(const char *path)
 {
@@ -348,6 +197,7 @@ static void replay(const char *path)
 	struct fk_kernel *k;
 	struct fk_session fs;
 	struct fk_ring *rings[MAX_BUF][MAX_CPU] = { { 0 } };
+	char *vmci = NULL;
 
 	if (parse(path, &x))
 		return;
@@ -380,10 +230,32 @@ static void replay(const char *path)
 	fk_sym(k, "trace_clock_local", 0xffffffff8a000010ULL);
 	for (bi = 0; bi < nbuf; bi++)
 		fk_w64(k, (bi ? &ib[bi] : &gb)->rb + RB_CLOCK, 0xffffffff8a000010ULL);
+	/* the release, which decides how 6.18+ print syscall arguments */
+	if (asprintf(&vmci, "OSRELEASE=%s\n", x.kernel) > 0)
+		fk_vmcoreinfo(k, vmci);
+	if (x.ncomm && fk_savedcmd(k, x.comm_pid, (const char *const *)x.comm, x.ncomm)) {
+		CHECK(0, "%s (%s): the excerpt lacks struct saved_cmdlines_buffer's layout", path,
+		      x.kernel);
+		goto out;
+	}
+	if (x.tracer)
+		fk_tracer(k, gb.tr, x.tracer);
+	if (x.blk_type && fk_blk(k, x.blk_type, x.blk_flags)) {
+		CHECK(0, "%s (%s): the excerpt lacks struct trace_event's or tracer_flags' layout",
+		      path, x.kernel);
+		goto out;
+	}
 	fk_events_init(k);
-	for (i = 0; i < x.nev; i++)
-		fk_event(k, x.ev[i].id, x.ev[i].system, x.ev[i].name, x.ev[i].f, x.ev[i].nf,
-			 x.ev[i].fmt);
+	for (i = 0; i < x.nev; i++) {
+		struct xev *e = &x.ev[i];
+		/* a syscall enter event's fields are its metadata's (fk_syscall()) */
+		bool enter = e->sc_name && !strcmp(e->sc_kind, "enter");
+		uint64_t call = fk_event(k, e->id, e->system, e->name, e->f, enter ? 0 : e->nf,
+					 e->fmt);
+
+		if (e->sc_name && syscall_event(path, &x, k, call, e))
+			goto out;
+	}
 	/* each CPU's records of a buffer, one to a sub-buffer, in their order */
 	for (bi = 0; bi < nbuf; bi++) {
 		for (cpu = 0; cpu < nr_cpus; cpu++) {
@@ -420,9 +292,19 @@ static void replay(const char *path)
 			struct xrec *r = &x.rec[i];
 			const char *want = r->line ? from_cpu(r->line) : NULL, *ev;
 			char stamp[64] = "", cpucol[16];
+			bool whole = false;
 
 			if (strcmp(r->buf, bname[bi]))
 				continue;
+			/*
+			 * blk_classic: blk_tracer_print_line() prints the whole line
+			 * ("DEV CPU SECS.NANOS PID ACT ..."), no context columns;
+			 * JSON's text is the event's, which that line does not show
+			 */
+			if (r->line && blk_classic(&x, r)) {
+				want = r->line;
+				whole = true;
+			}
 			if (!want) {
 				CHECK(0, "%s: record %d has no kernel line", path, i);
 				continue;
@@ -437,7 +319,7 @@ static void replay(const char *path)
 				show_near(text ? text : "", cpucol, stamp);
 			}
 			/* JSON's "text": the event's part of the line */
-			ev = strstr(want, ": ");
+			ev = whole ? NULL : strstr(want, ": ");
 			if (ev && json_plain(ev + 2)) {
 				char *key;
 
@@ -474,6 +356,7 @@ out:
 		for (cpu = 0; cpu < nr_cpus; cpu++)
 			free(rings[bi][cpu]);
 	fk_free(k);
+	free(vmci);
 	excerpt_free(&x);
 }
 
@@ -536,15 +419,21 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 	      version, err ? err : "");
 	for (i = 0; i < x->nrec; i++) {
 		struct xrec *r = &x->rec[i];
-		const char *ev = r->line ? strstr(from_cpu(r->line), ": ") : NULL, *q;
+		const char *fc = r->line && !blk_classic(x, r) ? from_cpu(r->line) : NULL;
+		const char *ev = fc ? strstr(fc, ": ") : NULL, *q;
 		char head[96], name[128], ktext[1024];
 		const char *kt;
 		bool loose = false, prefix = false;
 		const char *fn = NULL;
+		const struct xev *sc = NULL;
+		char also[64] = "";	/* and this, anywhere in trace-cmd's text */
+		/* blk_classic's line: the event's text is the line */
+		bool classic = r->line && blk_classic(x, r);
 		size_t nl;
 		int e;
 
-		if (strcmp(r->buf, bname) || !ev)
+
+		if (strcmp(r->buf, bname) || (!ev && !classic))
 			continue;
 		want++;
 		for (e = 0; e < x->nev; e++) {
@@ -553,14 +442,45 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 			loose = printf_differs(x->ev[e].fmt);
 			if (!strcmp(x->ev[e].system, "ftrace"))
 				fn = x->ev[e].name;
+			if (x->ev[e].sc_name)
+				sc = &x->ev[e];
 		}
 		/* the event's name: between the time stamp's ": " and the next ": " */
-		ev += 2;
+		ev = classic ? r->line : ev + 2;
 		q = strstr(ev, ": ");
 		nl = q ? (size_t)(q - ev) : strlen(ev);
 		/* the kernel's text after the event's name */
 		kt = q ? q + 2 : NULL;
-		if (fn && !strcmp(fn, "function")) {
+		if (x->blk_type && r->id == x->blk_type) {
+			/*
+			 * blk_trace_event_print()'s line is the tracer's; trace-cmd
+			 * (no plugin) prints ftrace:blktrace by the print fmt ktrace
+			 * gives it, "MAJOR,MINOR action=0x.. sector=..": the
+			 * kernel's device compared, and with "SECTOR + N" in the
+			 * kernel's line its sector and bytes (N sectors of 512)
+			 */
+			char dev[32] = "";
+			unsigned long long sec;
+			unsigned int nsec;
+			const char *plus = strstr(ev, " + ");
+
+			sscanf(ev, "%31s", dev);
+			snprintf(ktext, sizeof(ktext), "%s action=0x", dev);
+			while (plus && plus > ev && plus[-1] != ' ')
+				plus--;
+			if (plus && sscanf(plus, "%llu + %u", &sec, &nsec) == 2)
+				snprintf(also, sizeof(also), " sector=%llu bytes=%u ", sec,
+					 nsec * 512);
+			kt = ktext;
+			prefix = true;
+			ev = "blktrace";
+			nl = strlen(ev);
+		} else if (sc) {
+			syscall_dat_text(ev, sc, ktext, sizeof(ktext));
+			kt = ktext;
+			ev = sc->name;
+			nl = strlen(ev);
+		} else if (fn && !strcmp(fn, "function")) {
 			/*
 			 * print_fn_trace()'s "IP <-PARENT" has no event name; trace-cmd
 			 * (no plugin) prints the print fmt " %ps <-- %ps" with the
@@ -613,8 +533,9 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 				t++;
 			end = strchr(t, '\n');
 			nl = end ? (size_t)(end - t) : strlen(t);
-			if ((kt && (prefix || strlen(kt) == nl) && strlen(kt) <= nl &&
-			     !memcmp(kt, t, strlen(kt))) || (!kt && !nl)) {
+			if (((kt && (prefix || strlen(kt) == nl) && strlen(kt) <= nl &&
+			      !memcmp(kt, t, strlen(kt))) || (!kt && !nl)) &&
+			    (!*also || memmem(t, nl, also, strlen(also)))) {
 				found++;
 				break;
 			}
