@@ -70,7 +70,9 @@ run()
 		echo "ok - $name"
 	else
 		echo "not ok - $name (exit $rc)"
-		sed 's/^/#   /' "$tmp/out" | grep -v '^#   ok - ' | head -20
+		# what failed first, then the probe's commentary
+		{ grep '^not ok' "$tmp/out"; grep -v -e '^ok - ' -e '^not ok' "$tmp/out"; } |
+			sed 's/^/#   /' | head -20
 		fail=1
 	fi
 }
@@ -123,6 +125,9 @@ for dir in "${cases[@]}"; do
 		[ "$fmt" = kdump ] && ! grep -q '^ARCH=arm64' "$dir/case.env" && filtered=-F
 		extended=
 		[ "$fmt" != d31 ] && extended="-x $(ring_bounds "$dir")"
+		# a case that traced nothing into the global buffer (a recorder's
+		# case: no truth/global.trace; NO_TRACE: one without an event line)
+		[ "$fmt" != d31 ] && ! grep -qsv '^#' "$dir/truth/global.trace" && extended="-x -u"
 		run "$name $fmt" 0 $filtered $extended -k "$vmlinux" "$f"
 		grep -q '^ARCH=s390x' "$dir/case.env" && s390x+=" $name"
 		if [ -z "$first_dump" ]; then

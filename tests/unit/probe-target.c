@@ -21,7 +21,9 @@
  * module of the `modules` list (its name, its list's prev back to the
  * head), and the ring buffer's tail page of each CPU (its first u64, the
  * page's time stamp, within the bounds -r CPU:FIRST:LAST gives in
- * seconds: the CPU's oldest event and "now" of its stats file).
+ * seconds: the CPU's oldest event and "now" of its stats file); with -u
+ * (a case that traced nothing into the global buffer: a recorder's,
+ * tracing off) each CPU's tail page empty instead, commit 0.
  */
 #include <endian.h>
 #include <errno.h>
@@ -415,6 +417,7 @@ static void check_module(struct kx_dump *d, struct kt_target *t)
 struct ts_bound {
 	double first, last;
 	int set;
+	int unused;	/* -u: the global buffer never written (its tail page empty) */
 };
 
 static void check_ring_pages(struct kx_dump *d, struct kt_target *t, const struct ts_bound *b)
@@ -458,10 +461,14 @@ static void check_ring_pages(struct kx_dump *d, struct kt_target *t, const struc
 		else
 			snprintf(why, sizeof(why), "time stamp %.6f s, commit %llu", ts / 1e9,
 				 (unsigned long long)commit);
-		check(!ret && ts && commit && commit < (1u << 20) &&
-			      (!b[cpu].set || (ts >= b[cpu].first * 1e9 - 1e3 &&
-					       ts <= b[cpu].last * 1e9 + 1e3)),
-		      "cpu %s's tail page starts with its time stamp", what, why);
+		if (b[cpu].unused)
+			check(!ret && !commit, "cpu %s's tail page is empty (nothing traced there)",
+			      what, why);
+		else
+			check(!ret && ts && commit && commit < (1u << 20) &&
+				      (!b[cpu].set || (ts >= b[cpu].first * 1e9 - 1e3 &&
+						       ts <= b[cpu].last * 1e9 + 1e3)),
+			      "cpu %s's tail page starts with its time stamp", what, why);
 		if (!ret)
 			printf("# cpu %d: buffer_page 0x%llx, data page 0x%llx: %s\n", cpu,
 			       (unsigned long long)bpage, (unsigned long long)page, why);
@@ -532,10 +539,13 @@ int main(int argc, char **argv)
 	int expect_filtered = 0, extended = 0, c, cpu;
 	double first, last;
 
-	while ((c = getopt(argc, argv, "vfFxk:e:r:")) != -1) {
+	while ((c = getopt(argc, argv, "vfFxuk:e:r:")) != -1) {
 		switch (c) {
 		case 'x':
 			extended = 1;
+			break;
+		case 'u':
+			bound[0].unused = bound[1].unused = 1;
 			break;
 		case 'r':
 			if (sscanf(optarg, "%d:%lf:%lf", &cpu, &first, &last) != 3 || cpu < 0 ||
