@@ -97,6 +97,23 @@ ring_bounds()
 	done
 }
 
+# unused_cpus DIR: -u CPU for each CPU whose global ring was never written:
+# a case that traced nothing there (a recorder's: no truth/global.trace;
+# NO_TRACE: one without an event line), or whose stats file says no entry,
+# overrun or read event (events of the other CPU only, k6.1-modev)
+unused_cpus()
+{
+	local cpu f
+	for cpu in 0 1; do
+		f=$1/truth/global.cpu$cpu.stats
+		if ! grep -qsv '^#' "$1/truth/global.trace" ||
+		   { [ -r "$f" ] && grep -q '^entries: 0$' "$f" && grep -q '^overrun: 0$' "$f" &&
+		     grep -q '^read events: 0$' "$f"; }; then
+			echo "-u $cpu"
+		fi
+	done
+}
+
 first_dump= first_vmlinux= other_vmlinux= s390x=
 for dir in "${cases[@]}"; do
 	name=$(basename "$dir")
@@ -124,10 +141,7 @@ for dir in "${cases[@]}"; do
 		# makedumpfile -R, every page kept
 		[ "$fmt" = kdump ] && ! grep -q '^ARCH=arm64' "$dir/case.env" && filtered=-F
 		extended=
-		[ "$fmt" != d31 ] && extended="-x $(ring_bounds "$dir")"
-		# a case that traced nothing into the global buffer (a recorder's
-		# case: no truth/global.trace; NO_TRACE: one without an event line)
-		[ "$fmt" != d31 ] && ! grep -qsv '^#' "$dir/truth/global.trace" && extended="-x -u"
+		[ "$fmt" != d31 ] && extended="-x $(ring_bounds "$dir") $(unused_cpus "$dir")"
 		run "$name $fmt" 0 $filtered $extended -k "$vmlinux" "$f"
 		grep -q '^ARCH=s390x' "$dir/case.env" && s390x+=" $name"
 		if [ -z "$first_dump" ]; then

@@ -21,9 +21,9 @@
  * module of the `modules` list (its name, its list's prev back to the
  * head), and the ring buffer's tail page of each CPU (its first u64, the
  * page's time stamp, within the bounds -r CPU:FIRST:LAST gives in
- * seconds: the CPU's oldest event and "now" of its stats file); with -u
- * (a case that traced nothing into the global buffer: a recorder's,
- * tracing off) each CPU's tail page empty instead, commit 0.
+ * seconds: the CPU's oldest event and "now" of its stats file); with
+ * -u CPU (nothing traced into that CPU's global ring: a recorder's case,
+ * tracing off, events of one CPU only) its tail page empty instead, commit 0.
  */
 #include <endian.h>
 #include <errno.h>
@@ -417,7 +417,7 @@ static void check_module(struct kx_dump *d, struct kt_target *t)
 struct ts_bound {
 	double first, last;
 	int set;
-	int unused;	/* -u: the global buffer never written (its tail page empty) */
+	int unused;	/* -u CPU: the CPU's global ring never written (its tail page empty) */
 };
 
 static void check_ring_pages(struct kx_dump *d, struct kt_target *t, const struct ts_bound *b)
@@ -539,13 +539,17 @@ int main(int argc, char **argv)
 	int expect_filtered = 0, extended = 0, c, cpu;
 	double first, last;
 
-	while ((c = getopt(argc, argv, "vfFxuk:e:r:")) != -1) {
+	while ((c = getopt(argc, argv, "vfFxu:k:e:r:")) != -1) {
 		switch (c) {
 		case 'x':
 			extended = 1;
 			break;
 		case 'u':
-			bound[0].unused = bound[1].unused = 1;
+			if (sscanf(optarg, "%d", &cpu) != 1 || cpu < 0 || cpu > 1) {
+				fprintf(stderr, "%s: -u CPU, CPU 0 or 1\n", argv[0]);
+				return 2;
+			}
+			bound[cpu].unused = 1;
 			break;
 		case 'r':
 			if (sscanf(optarg, "%d:%lf:%lf", &cpu, &first, &last) != 3 || cpu < 0 ||
