@@ -694,8 +694,9 @@ static void open_failed(struct kx_dump *d, const char *vmcore, enum kx_error e,
 	errno = e == KX_ERR_NOMEM ? ENOMEM : EINVAL;
 }
 
-struct kx_dump *kx_dump__open_memory(const char *vmcore, const struct kx_dump_opts *opts,
-				     enum kx_error *err, char *msg, size_t msglen)
+/* the three stages, in the order their errors have always been said */
+struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opts,
+			      enum kx_error *err, char *msg, size_t msglen)
 {
 	struct kx_dump_opts defaults = { .sz = sizeof(defaults) };
 	struct kx_dump *d;
@@ -707,47 +708,13 @@ struct kx_dump *kx_dump__open_memory(const char *vmcore, const struct kx_dump_op
 		opts = &defaults;
 	d = memory_open(vmcore, opts, &e, msg, msglen);
 	if (!e)
+		e = vmlinux_attach(d, opts, msg, msglen);
+	if (!e)
+		e = xlat_init(d, opts, msg, msglen);
+	if (!e)
 		return d;
 	open_failed(d, vmcore, e, err, msg, msglen);
 	return NULL;
-}
-
-int kx_dump__open_vmlinux(struct kx_dump **dp, const struct kx_dump_opts *opts,
-			  enum kx_error *err, char *msg, size_t msglen)
-{
-	enum kx_error e = vmlinux_attach(*dp, opts, msg, msglen);
-
-	if (!e)
-		return 0;
-	open_failed(*dp, (*dp)->path, e, err, msg, msglen);
-	*dp = NULL;
-	return -1;
-}
-
-int kx_dump__open_xlat(struct kx_dump **dp, const struct kx_dump_opts *opts,
-		       enum kx_error *err, char *msg, size_t msglen)
-{
-	enum kx_error e = xlat_init(*dp, opts, msg, msglen);
-
-	if (!e)
-		return 0;
-	open_failed(*dp, (*dp)->path, e, err, msg, msglen);
-	*dp = NULL;
-	return -1;
-}
-
-struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opts,
-			      enum kx_error *err, char *msg, size_t msglen)
-{
-	struct kx_dump_opts defaults = { .sz = sizeof(defaults) };
-	struct kx_dump *d;
-
-	if (!opts)
-		opts = &defaults;
-	d = kx_dump__open_memory(vmcore, opts, err, msg, msglen);
-	if (d && !kx_dump__open_vmlinux(&d, opts, err, msg, msglen))
-		kx_dump__open_xlat(&d, opts, err, msg, msglen);
-	return d;
 }
 
 /*

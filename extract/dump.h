@@ -59,21 +59,6 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 			      enum kx_error *err, char *msg, size_t msglen);
 void kx_dump__close(struct kx_dump *d);
 
-/*
- * kx_dump__open() in its three stages (dump.c says what each checks),
- * for a caller that puts its own checks between them (types/resolve.c):
- * the memory (the file, its format, VMCOREINFO); the vmlinux and whether
- * it matches (nothing with @opts->no_vmlinux); the architecture and
- * address translation. Each fails as kx_dump__open() does: the class in
- * *@err, the message in @msg, the dump closed (*@dp NULL); 0 or -1.
- */
-struct kx_dump *kx_dump__open_memory(const char *vmcore, const struct kx_dump_opts *opts,
-				     enum kx_error *err, char *msg, size_t msglen);
-int kx_dump__open_vmlinux(struct kx_dump **dp, const struct kx_dump_opts *opts,
-			  enum kx_error *err, char *msg, size_t msglen);
-int kx_dump__open_xlat(struct kx_dump **dp, const struct kx_dump_opts *opts,
-		       enum kx_error *err, char *msg, size_t msglen);
-
 /* Fill @t with callbacks reading this dump. Valid until close. */
 void kx_dump__target(struct kx_dump *d, struct kt_target *t);
 

@@ -61,9 +61,7 @@ static int open_dump(struct kx_resolver *r, const struct kx_options *o)
 		dopts.no_vmlinux = o->from_dump || o->system_map;
 		dopts.alone_if_no_vmlinux = 1;
 	}
-	r->dump = kx_dump__open_memory(o->vmcore, &dopts, &kerr, msg, sizeof(msg));
-	if (r->dump && !kx_dump__open_vmlinux(&r->dump, &dopts, &kerr, msg, sizeof(msg)))
-		kx_dump__open_xlat(&r->dump, &dopts, &kerr, msg, sizeof(msg));
+	r->dump = kx_dump__open(o->vmcore, &dopts, &kerr, msg, sizeof(msg));
 	if (r->dump)
 		return -1;
 	fprintf(stderr, "ktrace-extract: %s\n", msg);
