@@ -63,6 +63,15 @@ struct excerpt {
 	unsigned int blk_flags;
 	/* the global buffer's current tracer ("tracer NAME"): blk_classic's lines are blk's */
 	char *tracer;
+	/* its options, the tracer's tracer_flags.val ("tflags VAL": funcgraph-*) */
+	uint64_t tflags;
+	bool has_tflags;
+	/*
+	 * a run ("kline" lines: function_graph): the kernel's trace file from
+	 * its first line on, printed from all the records in their order
+	 */
+	char **kline;
+	int nkline;
 	struct xev ev[MAX_EV];
 	int nev;
 	struct xrec rec[MAX_REC];
@@ -75,6 +84,9 @@ static void excerpt_free(struct excerpt *x)
 
 	free(x->kernel);
 	free(x->tracer);
+	for (i = 0; i < x->nkline; i++)
+		free(x->kline[i]);
+	free(x->kline);
 	for (i = 0; i < x->nen; i++)
 		free((char *)x->en[i].name);
 	for (i = 0; i < x->nmem; i++) {
@@ -205,6 +217,18 @@ static int parse(const char *path, struct excerpt *x)
 		} else if (sscanf(line, "tracer %63s", a) == 1) {
 			free(x->tracer);
 			x->tracer = strdup(a);
+		} else if (sscanf(line, "tflags %llx", &ts) == 1) {
+			x->tflags = ts;
+			x->has_tflags = true;
+		} else if (!strncmp(line, "kline ", 6) || !strcmp(line, "kline")) {
+			char **kl = realloc(x->kline, (size_t)(x->nkline + 1) * sizeof(*kl));
+
+			if (!kl) {
+				bad = 1;
+				break;
+			}
+			x->kline = kl;
+			x->kline[x->nkline++] = strdup(line[5] ? line + 6 : "");
 		} else if (sscanf(line, "blk %d %u", &x->blk_type, &off) == 2) {
 			x->blk_flags = off;
 		} else if (sscanf(line, "event %d %63s %127s", &id, a, c) == 3) {

@@ -107,10 +107,32 @@ static FK_UNUSED int fk_blk(struct fk_kernel *k, int type, uint32_t val)
 /* @tr's current_trace: a struct tracer named @name (its other members not written) */
 static FK_UNUSED void fk_tracer(struct fk_kernel *k, uint64_t tr, const char *name)
 {
-	uint64_t t = fk_alloc(k, 64);
+	uint64_t t = fk_alloc(k, 512);
 
 	fk_w64(k, t, fk_str(k, name));
 	fk_w64(k, tr + TR_CURRENT_TRACE, t);
+}
+
+/*
+ * @tr's current tracer's options, as before 6.19 (one static struct
+ * tracer_flags of the tracer, tracer.flags pointing at it; 6.19 gave each
+ * instance its own copy, trace_array.current_trace_flags): @val in its
+ * val, at the offsets of the kernel's layout (fk_kernel.more_members:
+ * "struct tracer" flags, "struct tracer_flags" val). After fk_tracer();
+ * -1 when the layout lacks them.
+ */
+static FK_UNUSED int fk_tracer_flags(struct fk_kernel *k, uint64_t tr, uint32_t val)
+{
+	uint64_t foff, fsize, voff, vsize, t, fl;
+
+	if (fk_member(k, "struct tracer", "flags", &foff, &fsize) || fsize != 8 || foff > 504 ||
+	    fk_member(k, "struct tracer_flags", "val", &voff, &vsize) || vsize != 4)
+		return -1;
+	memcpy(&t, fk_ptr(k, tr + TR_CURRENT_TRACE, 8), 8);
+	fl = fk_alloc(k, (uint32_t)voff + 8);
+	fk_w32(k, fl + voff, val);
+	fk_w64(k, t + foff, fl);
+	return 0;
 }
 
 /*

@@ -15,6 +15,10 @@
  * struct syscall_metadata: an excerpt's "syscall" lines (fk_syscall()).
  * The blk tracer's entries (a "blk" line: fk_blk()) print the saved
  * cmdline of their pid: its "comm" lines are the fake kernel's savedcmd.
+ * A function_graph run ("kline" lines, scripts/make-excerpts-graph): the
+ * records from the buffer's oldest on and the kernel's trace file up to
+ * the last one's line, header included; ktrace's text must be those lines
+ * and no other (run_check()).
  *
  * The same records written as trace.dat (versions 6 and 7, each buffer on
  * its own) are read back by trace-cmd report (-N: no plugins, so each
@@ -160,6 +164,8 @@ static bool blk_classic(const struct excerpt *x, const struct xrec *r)
 static bool have_trace_cmd;
 static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		     struct kt_buffer *b, const char *bname, int version);
+static char *dat_report(const char *path, struct kt_session *s, struct kt_buffer *b,
+			const char *bname, int version);
 
 /*
  * A syscall event's printer and struct syscall_metadata in the fake
@@ -186,6 +192,80 @@ static int syscall_event(const char *path, struct excerpt *x, struct fk_kernel *
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A run (function_graph's graph): ktrace's text of the global buffer is
+ * the kernel's trace file line for line, its header included, and nothing
+ * more but ktrace's own "# ktrace:" lines. The same records as trace.dat
+ * (versions 6 and 7): each in trace-cmd's report with its CPU, time stamp
+ * in ns and event (trace-cmd prints funcgraph_entry/_exit by their
+ * formats, not as a graph).
+ */
+static void run_check(const char *path, struct excerpt *x, struct kt_session *s)
+{
+	struct kt_buffer *b = kt_session__find_buffer(s, "global");
+	struct kt_text_opts o = { .sz = sizeof(o), .header = true };
+	char *text = NULL, *line, *next;
+	size_t len = 0;
+	int i = 0, bad = 0, v;
+	FILE *f = b ? open_memstream(&text, &len) : NULL;
+
+	if (f) {
+		kt_text__write(s, b, f, &o);
+		fclose(f);
+	}
+
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		else
+			next = line + strlen(line);
+		if (!strncmp(line, "# ktrace", 8))
+			continue;
+		if (i == x->nkline || strcmp(line, x->kline[i])) {
+			printf("#   line %d: kernel: %s\n#   line %d: ktrace: %s\n", i + 1,
+			       i < x->nkline ? x->kline[i] : "(no more lines)", i + 1, line);
+			bad = 1;
+			break;
+		}
+		i++;
+	}
+	if (!bad && i < x->nkline)
+		printf("#   line %d: kernel: %s\n#   line %d: ktrace: (no more lines)\n", i + 1,
+		       x->kline[i], i + 1);
+	CHECK(!bad && i == x->nkline, "%s (%s): function_graph: %d of the kernel's %d lines, in "
+	      "order, and no other", path, x->kernel, i, x->nkline);
+	free(text);
+	for (v = 6; have_trace_cmd && b && v <= 7; v++) {
+		char *rep = dat_report(path, s, b, "global", v);
+		int found = 0;
+
+		for (i = 0; rep && i < x->nrec; i++) {
+			const struct xrec *r = &x->rec[i];
+			const char *name = NULL, *q, *t, *eol;
+			char head[16], stamp[200];
+			int e;
+
+			for (e = 0; e < x->nev; e++)
+				if (x->ev[e].id == r->id)
+					name = x->ev[e].name;
+			snprintf(head, sizeof(head), "[%03d]", r->cpu);
+			snprintf(stamp, sizeof(stamp), " %" PRIu64 ".%09" PRIu64 ": %s:",
+				 r->ts / 1000000000, r->ts % 1000000000, name ? name : "?");
+			for (q = rep; (q = strstr(q, head)); q++) {
+				eol = strchr(q, '\n');
+				t = strstr(q, stamp);
+				if (t && (!eol || t < eol))
+					break;
+			}
+			found += q != NULL;
+		}
+		CHECK(rep && found == x->nrec, "%s (%s): trace.dat v%d: %d of %d records in trace-cmd's "
+		      "report (CPU, time stamp, event)", path, x->kernel, v, found, x->nrec);
+		free(rep);
+	}
 }
 
 static void replay(const char *path)
@@ -240,6 +320,11 @@ static void replay(const char *path)
 	}
 	if (x.tracer)
 		fk_tracer(k, gb.tr, x.tracer);
+	if (x.has_tflags && (!x.tracer || fk_tracer_flags(k, gb.tr, (uint32_t)x.tflags))) {
+		CHECK(0, "%s (%s): the excerpt lacks struct tracer's or tracer_flags' layout", path,
+		      x.kernel);
+		goto out;
+	}
 	if (x.blk_type && fk_blk(k, x.blk_type, x.blk_flags)) {
 		CHECK(0, "%s (%s): the excerpt lacks struct trace_event's or tracer_flags' layout",
 		      path, x.kernel);
@@ -281,6 +366,11 @@ static void replay(const char *path)
 	}
 	if (fk_open(k, &fs, false)) {
 		CHECK(0, "%s: the fake kernel of %s does not open", path, x.kernel);
+		goto out;
+	}
+	if (x.nkline) {
+		run_check(path, &x, fs.s);
+		fk_close(&fs);
 		goto out;
 	}
 	for (bi = 0; bi < nbuf; bi++) {
@@ -368,26 +458,31 @@ out:
  * TEXT". Compared: CPU, the record's time stamp in ns, the event and its
  * text. Returns the number of kernel lines found.
  */
-static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
-		     struct kt_buffer *b, const char *bname, int version)
+/*
+ * @b written as trace.dat version @version and read back by `trace-cmd
+ * report -N -t`: its report (to free), or NULL with a "not ok" said; a
+ * warning or error of trace-cmd's is a "not ok" too.
+ */
+static char *dat_report(const char *path, struct kt_session *s, struct kt_buffer *b,
+			const char *bname, int version)
 {
 	struct kt_tracedat_opts o = { .sz = sizeof(o), .version = version };
 	char dat[] = "/tmp/test-excerpts-XXXXXX", *cmd = NULL, *rep = NULL, *err = NULL;
 	size_t replen = 0;
-	int fd, i, found = 0, want = 0, own = 0, ret;
+	int fd, ret;
 	FILE *f, *p;
 
 	fd = mkstemp(dat);
 	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
 		CHECK(0, "%s: a temporary file for trace.dat: %s", path, strerror(errno));
-		return 0;
+		return NULL;
 	}
 	ret = kt_tracedat__write_opts(s, b, f, &o);
 	if (fclose(f) || ret) {
 		CHECK(0, "%s: %s: trace.dat version %d written (%d)", path, bname, version, ret);
 		unlink(dat);
-		return 0;
+		return NULL;
 	}
 	if (asprintf(&cmd, "trace-cmd report -N -t -i %s 2>&1", dat) < 0)
 		cmd = NULL;
@@ -409,7 +504,7 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		CHECK(0, "%s: %s: trace-cmd report of our trace.dat version %d: status %d: %.300s",
 		      path, bname, version, ret, rep ? rep : "");
 		free(rep);
-		return 0;
+		return NULL;
 	}
 	/* trace-cmd says what it does not like on the same stream: any warning fails */
 	err = strstr(rep, "warning");
@@ -417,6 +512,17 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		err = strstr(rep, "Error");
 	CHECK(!err, "%s: %s: trace-cmd report of version %d says nothing: %.200s", path, bname,
 	      version, err ? err : "");
+	return rep;
+}
+
+static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
+		     struct kt_buffer *b, const char *bname, int version)
+{
+	char *rep = dat_report(path, s, b, bname, version);
+	int i, found = 0, want = 0, own = 0;
+
+	if (!rep)
+		return 0;
 	for (i = 0; i < x->nrec; i++) {
 		struct xrec *r = &x->rec[i];
 		const char *fc = r->line && !blk_classic(x, r) ? from_cpu(r->line) : NULL;
