@@ -95,6 +95,12 @@ sub bytes_of {
 			return undef if $o != $fixed || $tail ne "";
 			$tail = pack("Q<*", @$v);
 			next;
+		} elsif ($t =~ /\[(\d+)\]$/ && ref($v) eq "ARRAY") {
+			# an integer array (a probe's "u8 arr[4]"): its elements
+			my $es = $s / $1;
+			my %p = (1 => "C", 2 => "v", 4 => "V", 8 => "Q<");
+			return undef unless $p{$es} && @$v == $1;
+			$b = join("", map { pack($p{$es}, $_ < 0 ? $_ + 2 ** (8 * $es) : $_) } @$v);
 		} elsif ($t =~ /\[(\d+)\]$/) {
 			return undef if length($v) >= $1 && $1 > 0 && length($v) > $1;
 			$b = substr($v . ("\0" x $1), 0, $1);

@@ -27,6 +27,8 @@ struct xev {
 	char sc_kind[8];
 	char *sc_name;
 	int sc_nr;
+	/* a dynamic event ("funcs NAME"): its event.funcs, the printer's symbol */
+	char *funcs;
 };
 
 struct xrec {
@@ -104,6 +106,7 @@ static void excerpt_free(struct excerpt *x)
 		free(x->ev[i].name);
 		free(x->ev[i].fmt);
 		free(x->ev[i].sc_name);
+		free(x->ev[i].funcs);
 		for (j = 0; j < x->ev[i].nf; j++) {
 			free((char *)x->ev[i].f[j].type);
 			free((char *)x->ev[i].f[j].name);
@@ -255,6 +258,9 @@ static int parse(const char *path, struct excerpt *x)
 		} else if (e && sscanf(line, "syscall %7s %127s %d", e->sc_kind, c, &e->sc_nr) == 3 &&
 			   (!strcmp(e->sc_kind, "enter") || !strcmp(e->sc_kind, "exit"))) {
 			e->sc_name = strdup(c);
+		} else if (e && sscanf(line, "funcs %127s", c) == 1) {
+			free(e->funcs);
+			e->funcs = strdup(c);
 		} else if (e && !strncmp(line, "fmt ", 4)) {
 			e->fmt = strdup(line + 4);
 		} else if (sscanf(line, "record %63s %d %llu %d %8199s", a, &cpu, &ts, &id, hex) == 5) {

@@ -339,7 +339,20 @@ static void replay(const char *path)
 					 e->fmt);
 
 		if (e->sc_name && syscall_event(path, &x, k, call, e))
-			goto out;
+			goto out;		/*
+		 * a dynamic event: event.funcs the printer's trace_event_functions
+		 * (kprobe_funcs, kretprobe_funcs, synth_event_funcs...: sym facts)
+		 */
+		if (e->funcs) {
+			for (j = 0; j < x.nsym && strcmp(x.sym[j], e->funcs); j++)
+				;
+			if (j == x.nsym) {
+				CHECK(0, "%s (%s): %s: the excerpt lacks %s", path, x.kernel, e->name,
+				      e->funcs);
+				goto out;
+			}
+			fk_w64(k, call + EC_FUNCS, x.sym_addr[j]);
+		}
 	}
 	/* each CPU's records of a buffer, one to a sub-buffer, in their order */
 	for (bi = 0; bi < nbuf; bi++) {
@@ -519,7 +532,7 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		     struct kt_buffer *b, const char *bname, int version)
 {
 	char *rep = dat_report(path, s, b, bname, version);
-	int i, found = 0, want = 0, own = 0;
+	int i, found = 0, want = 0, own = 0, dyns = 0;
 
 	if (!rep)
 		return 0;
@@ -529,7 +542,7 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		const char *ev = fc ? strstr(fc, ": ") : NULL, *q;
 		char head[96], name[128], ktext[1024];
 		const char *kt;
-		bool loose = false, prefix = false;
+		bool loose = false, prefix = false, dyn = false;
 		const char *fn = NULL;
 		const struct xev *sc = NULL;
 		char also[64] = "";	/* and this, anywhere in trace-cmd's text */
@@ -546,6 +559,8 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 			if (x->ev[e].id != r->id)
 				continue;
 			loose = printf_differs(x->ev[e].fmt);
+			/* a dynamic event: its printer is the kernel's, trace-cmd's its print fmt */
+			dyn = x->ev[e].funcs != NULL;
 			if (!strcmp(x->ev[e].system, "ftrace"))
 				fn = x->ev[e].name;
 			if (x->ev[e].sc_name)
@@ -645,6 +660,15 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 				found++;
 				break;
 			}
+			if (dyn) {
+				if (!dyns++)
+					printf("# %s: %s: trace-cmd prints the dynamic events (kprobes, "
+					       "synthetic...) by their print fmts, the kernel by their "
+					       "printers: \"%.*s\" for the kernel's \"%s\"\n", path, bname,
+					       (int)nl, t, kt ? kt : "");
+				found++;
+				break;
+			}
 			if (loose) {
 				if (!own++)
 					printf("# %s: %s: trace-cmd prints %s with glibc's printf rules, "
@@ -661,6 +685,9 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		}
 	}
 	free(rep);
+	if (dyns)
+		printf("# %s: %s: trace.dat v%d: %d lines of dynamic events matched by CPU, time "
+		       "stamp and event only\n", path, bname, version, dyns);
 	if (own)
 		printf("# %s: %s: trace.dat v%d: %d lines of events trace-cmd prints with glibc's "
 		       "printf rules matched by CPU, time stamp and event only\n", path, bname,
