@@ -94,6 +94,17 @@ for c in $(cases); do
 	nj=$(grep -c '^{"instance":"global"' "$tmp/json")
 	[ "$nj" = "$lines" ] && ok "$c: JSON has the $nj events of the kernel's file" ||
 		nok "$c: JSON has $nj events, the kernel's file $lines"
+	# a stack trace's record holds as many callers as the kernel saved (its
+	# format says caller[8]): JSON's fields has every frame its text has
+	st=$(perl -MJSON::PP -ne 'my $r = eval { decode_json($_) } or next;
+		next unless ($r->{event} // "") eq "kernel_stack";
+		my $n = () = $r->{text} =~ / => /g; $all++;
+		$bad++ if @{$r->{fields}{caller} // []} < $n;
+		END { print $all ? "$all " . ($bad // 0) : "0 0" }' "$tmp/json")
+	if [ "${st% *}" != 0 ]; then
+		[ "${st#* }" = 0 ] && ok "$c: JSON's callers of its ${st% *} stack traces are every frame printed" ||
+			nok "$c: JSON's callers of ${st#* } of ${st% *} stack traces are fewer than the frames printed"
+	fi
 	want=$(grep -a " $ev: " "$dir/truth/global.trace" | head -n 1 | sed "s/.*: $ev: /$ev: /")
 	got=$(grep -m 1 "\"event\":\"$ev\"" "$tmp/json" | sed 's/.*"text":"\(.*\)"}$/\1/; s/\\"/"/g')
 	[ -n "$want" ] && [ "$got" = "$want" ] && ok "$c: JSON's text of $ev is the kernel's" ||

@@ -3,7 +3,8 @@
  * The JSON sink, JSON Lines: a header object per buffer
  * ({"buffer":...}), then one object per event:
  * {"instance","cpu","ts","timestamp","pid","comm","system","event",
- *  "flags","preempt_count","fields":{...},"text"}, then a trailer with
+ *  "flags","preempt_count" (and "preempt_lazy_count" where the kernel has it:
+ *  6.1-rt),"fields":{...},"text"}, then a trailer with
  * what the buffer's lines lost ({"buffer_end":...,"loss":{...}}).
  */
 #include <stdlib.h>
@@ -146,6 +147,19 @@ void kt_json__str(FILE *out, const char *p, size_t max)
 	fputc('"', out);
 }
 
+/*
+ * ftrace's kernel_stack and user_stack: "unsigned long caller[8]" in the
+ * format, but since 5.2 struct stack_entry's caller[] holds as many as the
+ * depth saved (fewer or more than 8): the rest of the record.
+ */
+static bool stack_callers(const struct tep_format_field *f, const struct kt_record *r)
+{
+	return !strcmp(f->name, "caller") && f->size == 64 && f->offset >= 0 &&
+	       (uint32_t)f->offset <= r->size && f->event->system &&
+	       !strcmp(f->event->system, "ftrace") &&
+	       (!strcmp(f->event->name, "kernel_stack") || !strcmp(f->event->name, "user_stack"));
+}
+
 static void json_field(struct jbuf *out, struct tep_format_field *f, const struct kt_record *r)
 {
 	const uint8_t *d = r->data;
@@ -174,6 +188,21 @@ static void json_field(struct jbuf *out, struct tep_format_field *f, const struc
 			jb_udec(out, len);
 			jb_put(out, " bytes>\"", 8);
 		}
+		return;
+	}
+	if (stack_callers(f, r)) {
+		/* as many as the record holds, all of which trace_stack_print() prints */
+		uint32_t off;
+		bool first = true;
+
+		jb_putc(out, '[');
+		for (off = (uint32_t)f->offset; off + 8 <= r->size; off += 8) {
+			if (!first)
+				jb_putc(out, ',');
+			first = false;
+			jb_udec(out, kt_getn(tep_is_file_bigendian(f->event->tep), d + off, 8));
+		}
+		jb_putc(out, ']');
 		return;
 	}
 	if (!kt_field_inside(f, r->size)) {
@@ -268,6 +297,12 @@ void kt_json__event(struct kt_render *rc, struct kt_buffer *b, struct tep_event 
 	jb_udec(j, r->size > l->te_flags.off ? d[l->te_flags.off] : 0);
 	jb_puts(j, ",\"preempt_count\":");
 	jb_udec(j, r->size > l->te_preempt_count.off ? d[l->te_preempt_count.off] : 0);
+	/* PREEMPT_RT's lazy preemption before 6.6-rt: its own column of the context */
+	if (l->te_preempt_lazy_count.present) {
+		jb_puts(j, ",\"preempt_lazy_count\":");
+		jb_udec(j, r->size > l->te_preempt_lazy_count.off ?
+			   d[l->te_preempt_lazy_count.off] : 0);
+	}
 	if (r->missed || r->missed_unknown) {
 		jb_puts(j, ",\"lost_before\":");
 		jb_dec(j, kt_record__lost_before(r));
