@@ -32,7 +32,7 @@ sub read_sysmap {
 	my ($sysmap, $koff) = @_;
 	return if $sysmap eq "" || !open(my $m, "<", $sysmap);
 	while (<$m>) {
-		push @map, [ hex($1) + hex($koff), $2 ] if /^([0-9a-f]{16}) [tTwW] (\S+)$/;
+		push @map, [ hex($1) + hex($koff), $3, $2 ] if /^([0-9a-f]{16}) ([tTwW]) (\S+)$/;
 	}
 	@map = sort { $a->[0] <=> $b->[0] } @map;
 }
@@ -55,11 +55,29 @@ sub want_ksyms {
 	return 1;
 }
 
-# The symbols the records need, in address order (System.map's at one address).
+# scripts/kallsyms.c's may_be_linker_script_provide_symbol(): __start_X,
+# __stop_X, __end_X, __X_start, __X_end
+sub linker_provided {
+	my ($n) = @_;
+	return 0 if length($n) < 8 || $n !~ /^__/;
+	return $n =~ /^__(start_|stop_|end_)/ || $n =~ /(_start|_end)$/ ? 1 : 0;
+}
+
+# The symbols the records need, in address order; those at one address in
+# kallsyms' order (scripts/kallsyms.c's compare_symbols(): weak ones last,
+# then the linker's, then by fewer leading underscores, then as the map
+# has them), whose first kallsyms_lookup() names.
 sub print_ksyms {
-	for my $a (sort { $a <=> $b } keys %ksym) {
-		my $h = $ksym{$a};
-		printf "ksym %016x %s\n", $a, $_ for sort { $h->{$a} <=> $h->{$b} } keys %$h;
+	for my $addr (sort { $a <=> $b } keys %ksym) {
+		my $h = $ksym{$addr};
+		my %k = map {
+			my $i = $h->{$_};
+			$_ => [ ($map[$i][2] =~ /^[wW]$/ ? 1 : 0), linker_provided($_), length(($_ =~ /^(_*)/)[0]), $i ]
+		} keys %$h;
+		printf "ksym %016x %s\n", $addr, $_ for sort {
+			my ($x, $y) = ($k{$a}, $k{$b});
+			$x->[0] <=> $y->[0] || $x->[1] <=> $y->[1] || $x->[2] <=> $y->[2] || $x->[3] <=> $y->[3]
+		} keys %$h;
 	}
 }
 
@@ -74,7 +92,8 @@ sub bytes_of {
 	my $rec = "\0" x $fixed;
 	my $tail = "";
 	my %val = (%{$r->{fields}}, common_type => $e->{id}, common_flags => $r->{flags},
-		   common_preempt_count => $r->{preempt_count}, common_pid => $r->{pid});
+		   common_preempt_count => $r->{preempt_count}, common_pid => $r->{pid},
+		   common_preempt_lazy_count => $r->{preempt_lazy_count});
 	for my $fd (@{$e->{fields}}) {
 		my ($t, $n, $o, $s) = @$fd;
 		my $v = $val{$n};
@@ -99,7 +118,9 @@ sub bytes_of {
 			# an integer array (a probe's "u8 arr[4]"): its elements
 			my $es = $s / $1;
 			my %p = (1 => "C", 2 => "v", 4 => "V", 8 => "Q<");
-			return undef unless $p{$es} && @$v == $1;
+			# more than declared: kernel_stack's caller[], sized by the depth
+			# saved, the event's last field
+			return undef unless $p{$es} && (@$v == $1 || (@$v > $1 && $o + $s == $fixed));
 			$b = join("", map { pack($p{$es}, $_ < 0 ? $_ + 2 ** (8 * $es) : $_) } @$v);
 		} elsif ($t =~ /\[(\d+)\]$/) {
 			return undef if length($v) >= $1 && $1 > 0 && length($v) > $1;

@@ -40,7 +40,7 @@ struct xrec {
 };
 
 #define MAX_FACTS 64
-#define MAX_KSYM 256
+#define MAX_KSYM 512
 
 struct excerpt {
 	char *kernel;
@@ -74,6 +74,24 @@ struct excerpt {
 	 */
 	char **kline;
 	int nkline;
+	/*
+	 * a latency tracer's view (scripts/make-excerpts-latency): the trace
+	 * array's trace_flags ("trflags"), its max buffer's CPU and
+	 * time_start ("maxbuf"), that CPU's trace_array_cpu ("tac NAME
+	 * VALUE"), each CPU's overruns ("overrun BUF CPU N"), the preemption
+	 * model ("pdyn MODE": preempt_dynamic_mode; "pmodes NAME...")
+	 */
+	uint64_t trflags, time_start;
+	bool has_trflags, has_maxbuf, has_pdyn;
+	int max_cpu, pdyn;
+	char *tac_name[16], *tac_val[16];
+	int ntac;
+	char *ov_buf[MAX_CPU];
+	int ov_cpu[MAX_CPU];
+	uint64_t ov_n[MAX_CPU];
+	int nov;
+	char *pmodes[16];
+	int npmodes;
 	struct xev ev[MAX_EV];
 	int nev;
 	struct xrec rec[MAX_REC];
@@ -89,6 +107,14 @@ static void excerpt_free(struct excerpt *x)
 	for (i = 0; i < x->nkline; i++)
 		free(x->kline[i]);
 	free(x->kline);
+	for (i = 0; i < x->ntac; i++) {
+		free(x->tac_name[i]);
+		free(x->tac_val[i]);
+	}
+	for (i = 0; i < x->nov; i++)
+		free(x->ov_buf[i]);
+	for (i = 0; i < x->npmodes; i++)
+		free(x->pmodes[i]);
 	for (i = 0; i < x->nen; i++)
 		free((char *)x->en[i].name);
 	for (i = 0; i < x->nmem; i++) {
@@ -220,6 +246,32 @@ static int parse(const char *path, struct excerpt *x)
 		} else if (sscanf(line, "tracer %63s", a) == 1) {
 			free(x->tracer);
 			x->tracer = strdup(a);
+		} else if (sscanf(line, "trflags %llx", &ts) == 1) {
+			x->trflags = ts;
+			x->has_trflags = true;
+		} else if (sscanf(line, "maxbuf %d %llu", &x->max_cpu, &ts) == 2) {
+			x->time_start = ts;
+			x->has_maxbuf = true;
+		} else if (sscanf(line, "tac %63s %n", a, &pos) == 1 && pos) {
+			if (x->ntac == 16) {
+				bad = 1;
+				break;
+			}
+			x->tac_name[x->ntac] = strdup(a);
+			x->tac_val[x->ntac++] = strdup(line + pos);
+		} else if (sscanf(line, "overrun %63s %d %llu", a, &cpu, &ts) == 3) {
+			if (x->nov == MAX_CPU) {
+				bad = 1;
+				break;
+			}
+			x->ov_buf[x->nov] = strdup(a);
+			x->ov_cpu[x->nov] = cpu;
+			x->ov_n[x->nov++] = ts;
+		} else if (sscanf(line, "pdyn %d", &x->pdyn) == 1) {
+			x->has_pdyn = true;
+		} else if (!strncmp(line, "pmodes ", 7)) {
+			for (char *p = strtok(line + 7, " "); p && x->npmodes < 16; p = strtok(NULL, " "))
+				x->pmodes[x->npmodes++] = strdup(p);
 		} else if (sscanf(line, "tflags %llx", &ts) == 1) {
 			x->tflags = ts;
 			x->has_tflags = true;

@@ -48,7 +48,11 @@ struct fk_member {
 #define TR_NAME 16
 #define TR_ARRAY_BUFFER 32	/* array_buffer.buffer at +8 */
 #define TR_CURRENT_TRACE 88	/* struct tracer *: fk_tracer() */
-#define TR_SIZE 96
+/* opt-in (fk_kernel.maxbuf: fk_maxbuf()): a max buffer, allocated_snapshot, trace_flags */
+#define TR_MAX_BUFFER 96	/* struct array_buffer: buffer +8, data +16, time_start +24, cpu +32 */
+#define TR_ALLOCATED_SNAPSHOT 136
+#define TR_TRACE_FLAGS 140
+#define TR_SIZE 160
 /* trace_buffer (the ring buffer) */
 #define RB_BUFFERS 0
 #define RB_CLOCK 8
@@ -205,6 +209,20 @@ static const struct fk_member fk_members[] = {
 };
 
 /*
+ * A latency tracer's max buffer (opt-in: fk_kernel.maxbuf, fk_maxbuf()):
+ * trace_array.max_buffer (a struct array_buffer, its members at a real
+ * kernel's offsets), allocated_snapshot and trace_flags.
+ */
+static const struct fk_member fk_maxbuf_members[] = {
+	{ "struct trace_array", "max_buffer", TR_MAX_BUFFER, 40 },
+	{ "struct trace_array", "allocated_snapshot", TR_ALLOCATED_SNAPSHOT, 1 },
+	{ "struct trace_array", "trace_flags", TR_TRACE_FLAGS, 4 },
+	{ "struct array_buffer", "data", 16, 8 },
+	{ "struct array_buffer", "time_start", 24, 8 },
+	{ "struct array_buffer", "cpu", 32, 4 },
+};
+
+/*
  * A 6.15+ boot-mapped instance (opt-in: fk_kernel.bootmap), for
  * last_boot_info: trace_array.flags/range_addr_start/scratch, struct
  * trace_scratch { char clock[16]; unsigned long text_addr, nr_entries;
@@ -256,7 +274,7 @@ struct fk_kernel {
 	struct fk_region regions[FK_MAX_REGIONS];
 	int nr_regions;
 	uint64_t brk;
-	struct fk_sym syms[48];
+	struct fk_sym syms[64];
 	int nr_syms;
 	uint64_t reads;		/* reads served, to bound walks in tests */
 	/* event table */
@@ -265,6 +283,7 @@ struct fk_kernel {
 	uint64_t strpage;
 	uint32_t strpos;
 	bool bootmap;		/* fk_bootmap_members and TRACE_ARRAY_FL_LAST_BOOT exist */
+	bool maxbuf;		/* fk_maxbuf_members exist */
 	/* the platform: ring pages of page_size (0: FK_PAGE); what the target says */
 	uint32_t page_size, target_page_size;
 	unsigned int target_flags;
@@ -343,6 +362,9 @@ static FK_UNUSED int fk_member(void *priv, const char *type, const char *member,
 
 	if (!fk_member_in(fk_members, sizeof(fk_members) / sizeof(fk_members[0]), type, member,
 			  off, size))
+		return 0;
+	if (k->maxbuf && !fk_member_in(fk_maxbuf_members, sizeof(fk_maxbuf_members) /
+				       sizeof(fk_maxbuf_members[0]), type, member, off, size))
 		return 0;
 	if (!fk_member_in(k->more_members, (size_t)k->nr_more_members, type, member, off, size))
 		return 0;
@@ -469,6 +491,10 @@ static FK_UNUSED uint64_t fk_str(struct fk_kernel *k, const char *s)
 
 static FK_UNUSED void fk_sym(struct fk_kernel *k, const char *name, uint64_t addr)
 {
+	if (k->nr_syms == (int)(sizeof(k->syms) / sizeof(k->syms[0]))) {
+		fprintf(stderr, "fake kernel: more than %d symbols\n", k->nr_syms);
+		abort();
+	}
 	k->syms[k->nr_syms].name = name;
 	k->syms[k->nr_syms].addr = addr;
 	k->nr_syms++;

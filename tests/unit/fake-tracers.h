@@ -179,4 +179,84 @@ static FK_UNUSED int fk_savedcmd(struct fk_kernel *k, const int *pids, const cha
 	return 0;
 }
 
+/*
+ * A latency tracer's max buffer (kernel/trace/trace.c, CONFIG_TRACER_MAX_TRACE):
+ * @live's trace array gets max_buffer, a struct array_buffer of its own
+ * ring (@mb: its per-CPU buffers are fk_ring_new()'s), allocated_snapshot
+ * set, the buffer's @time_start and @cpu (the CPU of the longest latency),
+ * and its per-CPU struct trace_array_cpu (__per_cpu_offset: each CPU's
+ * block of 1 KiB), which @tac's members fill for @cpu at the offsets of
+ * the kernel's layout (fk_kernel.more_members: "struct trace_array_cpu";
+ * comm a string, the others numbers of their size). Sets fk_kernel.maxbuf
+ * (the trace_array's members for it); -1 when the layout lacks a member.
+ */
+static FK_UNUSED int fk_maxbuf(struct fk_kernel *k, struct fk_buffer *live, struct fk_buffer *mb,
+			       int nr_cpus, int cpu, uint64_t time_start,
+			       const char *const *tac_name, const char *const *tac_val, int ntac)
+{
+	uint64_t data = fk_alloc(k, 1024u * (uint32_t)nr_cpus), pcpu = fk_alloc(k, 8u * (uint32_t)nr_cpus);
+	uint64_t mbuf = live->tr + TR_MAX_BUFFER;
+	int i;
+
+	k->maxbuf = true;
+	mb->tr = live->tr;
+	mb->rb = fk_alloc(k, RB_SIZE);
+	mb->buffers = fk_alloc(k, 8u * (uint32_t)nr_cpus);
+	mb->nr_cpus = nr_cpus;
+	fk_w64(k, mb->rb + RB_BUFFERS, mb->buffers);
+	fk_w64(k, mbuf, live->tr);
+	fk_w64(k, mbuf + 8, mb->rb);
+	fk_w64(k, mbuf + 16, data);
+	fk_w64(k, mbuf + 24, time_start);
+	fk_w32(k, mbuf + 32, (uint32_t)cpu);
+	*fk_ptr(k, live->tr + TR_ALLOCATED_SNAPSHOT, 1) = 1;
+	for (i = 0; i < nr_cpus; i++)
+		fk_w64(k, pcpu + 8u * (uint64_t)i, 1024u * (uint64_t)i);
+	fk_sym(k, "__per_cpu_offset", pcpu);
+	for (i = 0; i < ntac; i++) {
+		uint64_t off, size, at = data + 1024u * (uint64_t)cpu, v;
+
+		if (fk_member(k, "struct trace_array_cpu", tac_name[i], &off, &size) ||
+		    off + size > 1024)
+			return -1;
+		if (!strcmp(tac_name[i], "comm")) {
+			strncpy((char *)fk_ptr(k, at + off, size), tac_val[i], size);
+			continue;
+		}
+		v = strtoull(tac_val[i], NULL, 0);
+		if (size == 8)
+			fk_w64(k, at + off, v);
+		else if (size == 4)
+			fk_w32(k, at + off, (uint32_t)v);
+		else
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The preemption model the latency header names: preempt_dynamic_mode
+ * (@mode, CONFIG_PREEMPT_DYNAMIC) and, 6.15+, preempt_modes[] (@names:
+ * the strings preempt_model_str() prints from), each when given.
+ */
+static FK_UNUSED void fk_preempt(struct fk_kernel *k, const int *mode, const char *const *names,
+				 int n)
+{
+	int i;
+
+	if (mode) {
+		uint64_t a = fk_alloc(k, 8);
+
+		fk_w32(k, a, (uint32_t)*mode);
+		fk_sym(k, "preempt_dynamic_mode", a);
+	}
+	if (n) {
+		uint64_t a = fk_alloc(k, 8u * (uint32_t)n);
+
+		for (i = 0; i < n; i++)
+			fk_w64(k, a + 8u * (uint64_t)i, fk_str(k, names[i]));
+		fk_sym(k, "preempt_modes", a);
+	}
+}
+
 #endif /* KTRACE_TESTS_FAKE_TRACERS_H */

@@ -18,7 +18,9 @@
  * A function_graph run ("kline" lines, scripts/make-excerpts-graph): the
  * records from the buffer's oldest on and the kernel's trace file up to
  * the last one's line, header included; ktrace's text must be those lines
- * and no other (run_check()).
+ * and no other (run_check()). A latency tracer's run ("maxbuf", "tac"...:
+ * scripts/make-excerpts-latency) is its max buffer, global.snapshot, with
+ * what its header prints from (fk_maxbuf(), fk_preempt()).
  *
  * The same records written as trace.dat (versions 6 and 7, each buffer on
  * its own) are read back by trace-cmd report (-N: no plugins, so each
@@ -204,7 +206,9 @@ static int syscall_event(const char *path, struct excerpt *x, struct fk_kernel *
  */
 static void run_check(const char *path, struct excerpt *x, struct kt_session *s)
 {
-	struct kt_buffer *b = kt_session__find_buffer(s, "global");
+	/* the buffer of the run's records: global, or a latency tracer's global.snapshot */
+	const char *bname = x->nrec ? x->rec[0].buf : "global";
+	struct kt_buffer *b = kt_session__find_buffer(s, bname);
 	struct kt_text_opts o = { .sz = sizeof(o), .header = true };
 	char *text = NULL, *line, *next;
 	size_t len = 0;
@@ -235,11 +239,11 @@ static void run_check(const char *path, struct excerpt *x, struct kt_session *s)
 	if (!bad && i < x->nkline)
 		printf("#   line %d: kernel: %s\n#   line %d: ktrace: (no more lines)\n", i + 1,
 		       x->kline[i], i + 1);
-	CHECK(!bad && i == x->nkline, "%s (%s): function_graph: %d of the kernel's %d lines, in "
-	      "order, and no other", path, x->kernel, i, x->nkline);
+	CHECK(!bad && i == x->nkline, "%s (%s): %s: %d of the kernel's %d lines, in order, and no "
+	      "other", path, x->kernel, x->tracer ? x->tracer : "?", i, x->nkline);
 	free(text);
 	for (v = 6; have_trace_cmd && b && v <= 7; v++) {
-		char *rep = dat_report(path, s, b, "global", v);
+		char *rep = dat_report(path, s, b, bname, v);
 		int found = 0;
 
 		for (i = 0; rep && i < x->nrec; i++) {
@@ -284,7 +288,15 @@ static void replay(const char *path)
 	for (i = 0; i < x.nrec; i++)
 		if (x.rec[i].cpu + 1 > nr_cpus)
 			nr_cpus = x.rec[i].cpu + 1;
+	/* a CPU the kernel had with no record shown: its overrun line says it */
+	for (i = 0; i < x.nov; i++)
+		if (x.ov_cpu[i] >= 0 && x.ov_cpu[i] < MAX_CPU && x.ov_cpu[i] + 1 > nr_cpus)
+			nr_cpus = x.ov_cpu[i] + 1;
 	k = fk_new(nr_cpus, &gb);
+	/* trace_flags (and a max buffer's members) before the layout is asked */
+	k->maxbuf = x.has_trflags || x.has_maxbuf;
+	if (x.has_trflags)
+		fk_w32(k, gb.tr + TR_TRACE_FLAGS, (uint32_t)x.trflags);
 	k->enums = x.en;
 	k->nr_enums = x.nen;
 	k->more_members = x.mem;
@@ -299,10 +311,24 @@ static void replay(const char *path)
 			;
 		if (j == nbuf && nbuf < MAX_BUF) {
 			bname[nbuf] = x.rec[i].buf;
-			fk_instance(k, bname[nbuf], &ib[nbuf], nr_cpus);
+			/* global.snapshot: a latency tracer's max buffer */
+			if (!strcmp(bname[nbuf], "global.snapshot")) {
+				if (!x.has_maxbuf ||
+				    fk_maxbuf(k, &gb, &ib[nbuf], nr_cpus, x.max_cpu, x.time_start,
+					      (const char *const *)x.tac_name,
+					      (const char *const *)x.tac_val, x.ntac)) {
+					CHECK(0, "%s (%s): the excerpt lacks its max buffer (maxbuf) or "
+					      "struct trace_array_cpu's layout", path, x.kernel);
+					goto out;
+				}
+			} else {
+				fk_instance(k, bname[nbuf], &ib[nbuf], nr_cpus);
+			}
 			nbuf++;
 		}
 	}
+	if (x.has_pdyn || x.npmodes)
+		fk_preempt(k, x.has_pdyn ? &x.pdyn : NULL, (const char *const *)x.pmodes, x.npmodes);
 	/*
 	 * the buffers' clock: the kernel's default (local), so that
 	 * trace-cmd prints time stamps in seconds as the kernel's lines
@@ -375,6 +401,16 @@ static void replay(const char *path)
 				fk_raw(&pb, 0, rec, len);
 			}
 			fk_ring_set(rings[bi][cpu], 0, p ? p - 1 : 0);
+			/*
+			 * the counts a latency header prints: entries written and
+			 * overrun (what is left is what the ring holds)
+			 */
+			for (i = 0; i < x.nov; i++) {
+				if (x.ov_cpu[i] != cpu || strcmp(x.ov_buf[i], bname[bi]))
+					continue;
+				fk_w64(k, rings[bi][cpu]->cpu_buffer + CB_ENTRIES, (uint64_t)n + x.ov_n[i]);
+				fk_w64(k, rings[bi][cpu]->cpu_buffer + CB_OVERRUN, x.ov_n[i]);
+			}
 		}
 	}
 	if (fk_open(k, &fs, false)) {
