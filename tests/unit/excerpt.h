@@ -29,6 +29,8 @@ struct xev {
 	int sc_nr;
 	/* a dynamic event ("funcs NAME"): its event.funcs, the printer's symbol */
 	char *funcs;
+	/* an eprobe ("eprobe SYSTEM EVENT"): the event it probes */
+	char *ep_sys, *ep_ev;
 };
 
 struct xrec {
@@ -133,6 +135,8 @@ static void excerpt_free(struct excerpt *x)
 		free(x->ev[i].fmt);
 		free(x->ev[i].sc_name);
 		free(x->ev[i].funcs);
+		free(x->ev[i].ep_sys);
+		free(x->ev[i].ep_ev);
 		for (j = 0; j < x->ev[i].nf; j++) {
 			free((char *)x->ev[i].f[j].type);
 			free((char *)x->ev[i].f[j].name);
@@ -310,6 +314,9 @@ static int parse(const char *path, struct excerpt *x)
 		} else if (e && sscanf(line, "syscall %7s %127s %d", e->sc_kind, c, &e->sc_nr) == 3 &&
 			   (!strcmp(e->sc_kind, "enter") || !strcmp(e->sc_kind, "exit"))) {
 			e->sc_name = strdup(c);
+		} else if (e && sscanf(line, "eprobe %63s %127s", a, c) == 2) {
+			e->ep_sys = strdup(a);
+			e->ep_ev = strdup(c);
 		} else if (e && sscanf(line, "funcs %127s", c) == 1) {
 			free(e->funcs);
 			e->funcs = strdup(c);

@@ -90,6 +90,7 @@ struct fk_member {
 #define EC_FLAGS 64
 #define EC_DATA 72
 #define EC_FUNCS 80	/* event.funcs: made up, beside data */
+#define EC_PROBES 88	/* an eprobe's trace_probe_event.probes.next (fk_eprobe()) */
 #define EC_SIZE 96
 /* trace_event_class */
 #define CL_SYSTEM 0
@@ -176,6 +177,13 @@ static const struct fk_member fk_members[] = {
 	{ "struct trace_event_call", "flags", EC_FLAGS, 4 },
 	{ "struct trace_event_call", "data", EC_DATA, 8 },
 	{ "struct trace_event_call", "event.funcs", EC_FUNCS, 8 },
+	/* an eprobe's event (fk_eprobe()): its trace_probe_event.probes beside the call */
+	{ "struct trace_probe_event", "call", 0, EC_SIZE },
+	{ "struct trace_probe_event", "probes", EC_PROBES, 16 },
+	{ "struct trace_probe", "list", 0, 16 },
+	{ "struct trace_eprobe", "tp", 0, 16 },
+	{ "struct trace_eprobe", "event_system", 16, 8 },
+	{ "struct trace_eprobe", "event_name", 24, 8 },
 	{ "struct trace_event_class", "system", CL_SYSTEM, 8 },
 	{ "struct trace_event_class", "fields", CL_FIELDS, 16 },
 	{ "struct trace_event_class", "get_fields", CL_GET_FIELDS, 8 },

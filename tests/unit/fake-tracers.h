@@ -180,6 +180,22 @@ static FK_UNUSED int fk_savedcmd(struct fk_kernel *k, const int *pids, const cha
 }
 
 /*
+ * An eprobe's event (kernel/trace/trace_eprobe.c): @call is the
+ * trace_probe_event's call, whose probes list's first trace_probe is the
+ * tp of a struct trace_eprobe naming the event it probes (@sys, @ev),
+ * which print_eprobe_event() prints as "(SYS.EVENT)"; fake offsets
+ * (fk_members). Its event.funcs is the caller's to point at eprobe_funcs.
+ */
+static FK_UNUSED void fk_eprobe(struct fk_kernel *k, uint64_t call, const char *sys, const char *ev)
+{
+	uint64_t ep = fk_alloc(k, 64);
+
+	fk_w64(k, call + EC_PROBES, ep);
+	fk_w64(k, ep + 16, fk_str(k, sys));
+	fk_w64(k, ep + 24, fk_str(k, ev));
+}
+
+/*
  * A latency tracer's max buffer (kernel/trace/trace.c, CONFIG_TRACER_MAX_TRACE):
  * @live's trace array gets max_buffer, a struct array_buffer of its own
  * ring (@mb: its per-CPU buffers are fk_ring_new()'s), allocated_snapshot

@@ -378,6 +378,8 @@ static void replay(const char *path)
 				goto out;
 			}
 			fk_w64(k, call + EC_FUNCS, x.sym_addr[j]);
+			if (e->ep_sys)
+				fk_eprobe(k, call, e->ep_sys, e->ep_ev);
 		}
 	}
 	/* each CPU's records of a buffer, one to a sub-buffer, in their order */
