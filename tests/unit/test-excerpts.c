@@ -608,8 +608,10 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 		ev = classic ? r->line : ev + 2;
 		q = strstr(ev, ": ");
 		nl = q ? (size_t)(q - ev) : strlen(ev);
-		/* the kernel's text after the event's name */
+		/* the kernel's text after the event's name (trace-cmd drops its leading spaces) */
 		kt = q ? q + 2 : NULL;
+		while (kt && *kt == ' ')
+			kt++;
 		if (x->blk_type && r->id == x->blk_type) {
 			/*
 			 * blk_trace_event_print()'s line is the tracer's; trace-cmd
@@ -634,6 +636,18 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 			prefix = true;
 			ev = "blktrace";
 			nl = strlen(ev);
+		} else if (fn && (!strcmp(fn, "print") || !strcmp(fn, "hwlat") ||
+				  !strcmp(fn, "osnoise") || !strcmp(fn, "timerlat"))) {
+			/*
+			 * trace_marker's print ("tracing_mark_write: TEXT") and the
+			 * hwlat, osnoise and timerlat tracers' records ("#N ...", no
+			 * event name) are the kernel's printers'; trace-cmd prints
+			 * their print fmts: matched by CPU, time stamp and event
+			 */
+			ev = fn;
+			nl = strlen(ev);
+			kt = NULL;
+			dyn = true;
 		} else if (sc) {
 			syscall_dat_text(ev, sc, ktext, sizeof(ktext));
 			kt = ktext;
@@ -701,9 +715,9 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 			if (dyn) {
 				if (!dyns++)
 					printf("# %s: %s: trace-cmd prints the dynamic events (kprobes, "
-					       "synthetic...) by their print fmts, the kernel by their "
-					       "printers: \"%.*s\" for the kernel's \"%s\"\n", path, bname,
-					       (int)nl, t, kt ? kt : "");
+					       "synthetic...) and ftrace's own by their print fmts, the "
+					       "kernel by their printers: \"%.*s\" for the kernel's \"%s\"\n",
+					       path, bname, (int)nl, t, r->line);
 				found++;
 				break;
 			}
@@ -724,8 +738,8 @@ static int dat_lines(const char *path, struct excerpt *x, struct kt_session *s,
 	}
 	free(rep);
 	if (dyns)
-		printf("# %s: %s: trace.dat v%d: %d lines of dynamic events matched by CPU, time "
-		       "stamp and event only\n", path, bname, version, dyns);
+		printf("# %s: %s: trace.dat v%d: %d lines of dynamic events or ftrace's own matched "
+		       "by CPU, time stamp and event only\n", path, bname, version, dyns);
 	if (own)
 		printf("# %s: %s: trace.dat v%d: %d lines of events trace-cmd prints with glibc's "
 		       "printf rules matched by CPU, time stamp and event only\n", path, bname,
