@@ -204,6 +204,18 @@ static void test_unknown_id(void)
 	free(r);
 }
 
+/* kt_session__print_losses()'s lines, with the prefix "x: " */
+static char *summary(struct kt_session *s, enum kt_loss_summary what)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	kt_session__print_losses(s, NULL, what, f, "x: ");
+	fclose(f);
+	return buf;
+}
+
 /*
  * kt_session__losses(), the sized entry point: an unknown id counted, read
  * by a caller built against this header, an older (shorter) one and a
@@ -282,6 +294,49 @@ static void test_losses(void)
 		      l.relay.list_anomalies == 1 && l.ftrace.events_unknown == 1,
 		      "losses: relay's channels and list walk in .relay");
 		memset(&fs.s->rec[KT_REC_RELAY], 0, sizeof(fs.s->rec[KT_REC_RELAY]));
+	}
+
+	/*
+	 * the stderr summaries from the account: blktrace's of its channels
+	 * alone, a raw copy's without what blktrace's decoding skipped, the
+	 * trace's the session's whole count
+	 */
+	{
+		struct kt_relay_chan c[2] = { { 0 } };
+		struct kt_relay rl = { .chans = c, .nr_chans = 2 };
+		char *blk, *raw;
+
+		c[0].blk_trace = 0x1000;
+		c[0].loss.bufs_damaged = 1;
+		c[0].loss.bytes_skipped = 3;
+		c[0].loss.records_cut = 1;
+		c[1].loss.subbufs_overwritten = 5;
+		rl.loss.list_anomalies = 1;
+		fs.s->rec[KT_REC_RELAY].state = &rl;
+		fs.s->rec[KT_REC_RELAY].tried = true;
+		blk = summary(fs.s, KT_LOSSES_BLKTRACE);
+		raw = summary(fs.s, KT_LOSSES_RELAY);
+		CHECK(!strcmp(blk, "x: relay lost: buffers refused as damaged 1, bytes skipped (no "
+				   "valid record) 3, records cut 1, channel list anomalies 1\n"),
+		      "summary: blktrace's channels alone");
+		CHECK(!strcmp(raw, "x: relay lost: sub-buffers overwritten unread 5, buffers refused "
+				   "as damaged 1, channel list anomalies 1\n"),
+		      "summary: a raw copy's, what blktrace skipped not lost");
+		if (strstr(blk, "overwritten") || strstr(raw, "skipped"))
+			printf("# blktrace: %s# raw: %s", blk, raw);
+		CHECK(kt_session__print_losses(fs.s, NULL, KT_LOSSES_BLKTRACE, NULL, NULL) == 1,
+		      "summary: lost, with nothing printed");
+		c[0].loss = (struct kt_relay_loss){ 0 };
+		rl.loss.list_anomalies = 0;
+		CHECK(kt_session__print_losses(fs.s, NULL, KT_LOSSES_BLKTRACE, NULL, NULL) == 0,
+		      "summary: another channel's loss is not blktrace's");
+		free(blk);
+		free(raw);
+		memset(&fs.s->rec[KT_REC_RELAY], 0, sizeof(fs.s->rec[KT_REC_RELAY]));
+		CHECK(kt_session__print_losses(fs.s, NULL, KT_LOSSES_TRACE, NULL, NULL) == 1,
+		      "summary: the trace's unknown id is a loss");
+		CHECK(kt_session__print_losses(fs.s, NULL, (enum kt_loss_summary)99, NULL, NULL) ==
+			      -EINVAL, "summary: an unknown one refused");
 	}
 
 	l.sz = 0;
