@@ -251,7 +251,8 @@ struct kt_losses {
 	/* the relay channels', once they were found (kt_session__relay_cnt()):
 	 * every channel's and the list walk's; blktrace's decoding adds to it */
 	struct kt_relay_loss relay;
-	/* what the writes of LTTng's sessions counted (kt_lttng__write_ctf()) */
+	/* what the walks of LTTng's sessions counted: each write
+	 * (kt_lttng__write_ctf()) and each list (kt_session__print_lttng()) */
 	struct kt_lttng_loss lttng;
 };
 
