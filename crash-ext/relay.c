@@ -28,20 +28,19 @@ static struct kt_session *dir_session(int argc, char **argv)
 
 void kc_cmd_blktrace(int argc, char **argv, FILE *out)
 {
-	struct kt_relay_loss l = { 0 };
 	struct kt_session *s;
 	int err;
 
 	s = dir_session(argc, argv);
 	if (!s)
 		return;
-	err = kt_blktrace__write(s, argv[1], out, &l);
+	err = kt_blktrace__write(s, argv[1], out, NULL);
 	if (err) {
 		error(INFO, "blktrace %s: %s\n", argv[1], kt_last_error());
 		return;
 	}
-	if (kt_relay_loss__any(&l))
-		kt_relay_loss__print(&l, out, "ktrace: ");
+	/* its channels' counts: what the dump holds, whatever was read before */
+	kt_session__print_losses(s, NULL, KT_LOSSES_BLKTRACE, out, "ktrace: ");
 }
 
 /*
@@ -52,18 +51,23 @@ void kc_cmd_blktrace(int argc, char **argv, FILE *out)
  */
 void kc_cmd_lttng(int argc, char **argv, FILE *out)
 {
-	struct kt_lttng_loss l = { 0 };
+	struct kt_loss_mark *m;
 	struct kt_session *s;
 	int err;
 
 	s = dir_session(argc, argv);
 	if (!s)
 		return;
-	err = kt_lttng__write_ctf(s, argv[1], out, &l);
-	if (err) {
-		error(INFO, "lttng %s: %s\n", argv[1], kt_last_error());
+	/* what this write counted: the session's earlier ones are in the account */
+	m = kt_session__loss_mark(s);
+	if (!m) {
+		error(INFO, "out of memory\n");
 		return;
 	}
-	if (kt_lttng_loss__any(&l))
-		kt_lttng_loss__print(&l, out, "ktrace: ");
+	err = kt_lttng__write_ctf(s, argv[1], out, NULL);
+	if (err)
+		error(INFO, "lttng %s: %s\n", argv[1], kt_last_error());
+	else
+		kt_session__print_losses(s, m, KT_LOSSES_LTTNG, out, "ktrace: ");
+	kt_loss_mark__free(m);
 }

@@ -13,11 +13,9 @@
 #include "dump.h"
 #include "dump-ppc64.h"
 #include "dump-s390x.h"
-#include "vmlinux.h"
+#include "types/vmsrc.h"
 
 struct kx_flat;
-struct kx_symtab;
-struct kx_types;
 
 struct kx_dump {
 	char *path;
@@ -70,9 +68,12 @@ struct kx_dump {
 	} *seg;
 	size_t nseg;
 
-	struct kx_vmlinux vml;
-	struct kx_symtab *symtab;
-	struct kx_types *types;
+	/*
+	 * the vmlinux (types and symbols, types/vmsrc.h): opened and checked
+	 * against the dump in its second stage, NULL when it is alone; the
+	 * dump's own target serves memory only
+	 */
+	struct kx_vmsrc *vms;
 	char *why_alone;	/* no vmlinux: the reason, with alone_if_no_vmlinux */
 
 	int verbose;

@@ -571,7 +571,8 @@ enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 	d->page_shift = (unsigned int)shift;
 	d->kernel_min = kernel_min(d);
 	if (kx_ppc64__wanted(d->ctx)) {
-		if (kx_ppc64__init(&d->ppc64, d->ctx, d->symtab, d->kaslr_offset, d->page_shift)) {
+		if (kx_ppc64__init(&d->ppc64, d->ctx, d->vms ? d->vms->symtab : NULL, d->kaslr_offset,
+				   d->page_shift)) {
 			snprintf(msg, msglen, "vmcore %s: setting up ppc64 address translation: "
 				 "out of memory", d->path);
 			return KX_ERR_NOMEM;
@@ -588,7 +589,7 @@ enum kx_error kx_dump__init_xlat(struct kx_dump *d, char *msg, size_t msglen)
 				"(vmalloc, modules) cannot be read: %s\n", d->path, d->ppc64.why);
 	}
 	if (kx_s390x__wanted(d->ctx)) {
-		if (kx_s390x__init(&d->s390x, d->ctx, d->symtab, d->kaslr_offset)) {
+		if (kx_s390x__init(&d->s390x, d->ctx, d->vms ? d->vms->symtab : NULL, d->kaslr_offset)) {
 			snprintf(msg, msglen, "vmcore %s: setting up s390x address translation: "
 				 "out of memory", d->path);
 			return KX_ERR_NOMEM;

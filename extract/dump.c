@@ -375,27 +375,11 @@ static enum kx_error open_vmlinux(struct kx_dump *d,
 			return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DEBUGINFO;
 		path = found;
 	}
-	ret = kx_vmlinux__open(&d->vml, path, msg, msglen);
+	/* the ELF file, its .symtab, its release, its DWARF (types/vmsrc.c) */
+	ret = kx_vmsrc__open(path, opts->verbose ? stderr : NULL, &d->vms, msg, msglen);
 	free(found);
 	if (ret)
 		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DEBUGINFO;
-	ret = kx_symtab__load(d->vml.elf, &d->symtab);
-	if (ret) {
-		kx_set_msg(msg, msglen, "vmlinux %s: %s", d->vml.path,
-			ret == -ENOENT ? "no symbol table (.symtab)" :
-					 strerror(-ret));
-		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DEBUGINFO;
-	}
-	kx_vmlinux__read_release(&d->vml, d->symtab);
-	ret = kx_types__open(d->vml.elf, d->vml.fd, d->symtab,
-			     opts->verbose ? stderr : NULL, &d->types);
-	if (ret) {
-		kx_set_msg(msg, msglen, "vmlinux %s: %s", d->vml.path,
-			ret == -ENOENT ? "no DWARF (.debug_info); install the "
-					 "kernel's debug package" :
-					 strerror(-ret));
-		return ret == -ENOMEM ? KX_ERR_NOMEM : KX_ERR_DEBUGINFO;
-	}
 	return KX_OK;
 }
 
@@ -409,23 +393,24 @@ static enum kx_error open_vmlinux(struct kx_dump *d,
 static enum kx_error check_match(struct kx_dump *d, int force, char *msg,
 				 size_t msglen)
 {
-	const char *vrel = d->vml.release[0] ? d->vml.release : "unknown";
-	const char *vid = d->vml.build_id[0] ? d->vml.build_id : "none";
+	const struct kx_vmlinux *vml = &d->vms->vml;
+	const char *vrel = vml->release[0] ? vml->release : "unknown";
+	const char *vid = vml->build_id[0] ? vml->build_id : "none";
 	const char *did = d->build_id ? d->build_id : "none";
 	kdump_addr_t dump_addr;
 	uint64_t addr;
 	int reloc, mismatch = 0;
 
-	if (d->build_id && d->vml.build_id[0] &&
-	    strncasecmp(d->build_id, d->vml.build_id, strlen(d->vml.build_id)))
+	if (d->build_id && vml->build_id[0] &&
+	    strncasecmp(d->build_id, vml->build_id, strlen(vml->build_id)))
 		mismatch = 1;
-	if (d->vml.release[0] && strcmp(d->vml.release, d->osrelease))
+	if (vml->release[0] && strcmp(vml->release, d->osrelease))
 		mismatch = 1;
 	if (mismatch) {
 		kx_set_msg(msg, msglen,
 			"vmlinux %s is %s (build-id %.12s..) but the dump is %s "
 			"(build-id %.12s..)",
-			d->vml.path, vrel, vid, d->osrelease, did);
+			vml->path, vrel, vid, d->osrelease, did);
 		if (!force)
 			return KX_ERR_MISMATCH;
 		fprintf(stderr, "warning: %s\n", msg);
@@ -437,7 +422,7 @@ static enum kx_error check_match(struct kx_dump *d, int force, char *msg,
 	}
 	if (kdump_vmcoreinfo_symbol(d->ctx, "init_uts_ns", &dump_addr) ==
 		    KDUMP_OK &&
-	    !kx_symtab__lookup(d->symtab, "init_uts_ns", &addr, &reloc)) {
+	    !kx_symtab__lookup(d->vms->symtab, "init_uts_ns", &addr, &reloc)) {
 		if (!d->have_kaslr_offset) {
 			d->kaslr_offset = dump_addr - addr;
 		} else if (addr + d->kaslr_offset != dump_addr) {
@@ -445,7 +430,7 @@ static enum kx_error check_match(struct kx_dump *d, int force, char *msg,
 				"vmlinux %s: init_uts_ns is at 0x%llx + KASLR offset "
 				"0x%llx but the dump's vmcoreinfo says 0x%llx: not "
 				"the crashed kernel's vmlinux",
-				d->vml.path, (unsigned long long)addr,
+				vml->path, (unsigned long long)addr,
 				(unsigned long long)d->kaslr_offset,
 				(unsigned long long)dump_addr);
 			if (!force)
@@ -512,7 +497,7 @@ static enum kx_error set_arch(struct kx_dump *d, const char *given,
 		    KDUMP_OK && arch)
 		return KX_OK;
 	kdump_clear_err(d->ctx);
-	if (!d->vml.elf) {
+	if (!d->vms) {
 		struct utsname uts;
 
 		/*
@@ -537,7 +522,7 @@ static enum kx_error set_arch(struct kx_dump *d, const char *given,
 			"given", d->path);
 		return KX_ERR_DUMP;
 	}
-	if (!gelf_getehdr(d->vml.elf, &ehdr))
+	if (!gelf_getehdr(d->vms->vml.elf, &ehdr))
 		goto unknown;
 	for (i = 0; i < sizeof(archs) / sizeof(archs[0]); i++) {
 		if (archs[i].machine != ehdr.e_machine)
@@ -561,7 +546,7 @@ unknown:
 	kx_set_msg(msg, msglen,
 		"vmcore %s: the dump names no architecture and vmlinux %s has "
 		"an unsupported one",
-		d->path, d->vml.path);
+		d->path, d->vms->vml.path);
 	return KX_ERR_DUMP;
 }
 
@@ -605,7 +590,6 @@ static struct kx_dump *memory_open(const char *vmcore, const struct kx_dump_opts
 	d->id = __atomic_add_fetch(&kx_dump_ids, 1, __ATOMIC_RELAXED);
 	d->owner = pthread_self();
 	d->fd = -1;
-	d->vml.fd = -1;
 	d->repaired = -1;
 	d->reblocked = -1;
 	d->image = -1;
@@ -634,16 +618,16 @@ static enum kx_error vmlinux_attach(struct kx_dump *d, const struct kx_dump_opts
 		if (!d->why_alone)
 			return KX_ERR_NOMEM;
 		msg[0] = '\0';
-		kx_types__close(d->types);
-		d->types = NULL;
-		kx_symtab__free(d->symtab);
-		d->symtab = NULL;
-		kx_vmlinux__close(&d->vml);
+		kx_vmsrc__free(d->vms);
+		d->vms = NULL;
 		return KX_OK;
 	}
 	if (e)
 		return e;
-	return check_match(d, opts->force, msg, msglen);
+	e = check_match(d, opts->force, msg, msglen);
+	/* the source's relocatable symbols are where the dump has them */
+	d->vms->kaslr_offset = d->kaslr_offset;
+	return e;
 }
 
 static enum kx_error xlat_init(struct kx_dump *d, const struct kx_dump_opts *opts, char *msg,
@@ -660,7 +644,7 @@ static enum kx_error xlat_init(struct kx_dump *d, const struct kx_dump_opts *opt
 	e = kx_dump__init_xlat(d, msg, msglen);
 	if (e)
 		return e;
-	if (d->verbose && !d->vml.elf)
+	if (d->verbose && !d->vms)
 		fprintf(stderr, "dump: %s: %s, release %s, build-id %s\n",
 			d->path, d->format, d->osrelease,
 			d->build_id ? d->build_id : "none");
@@ -670,8 +654,8 @@ static enum kx_error xlat_init(struct kx_dump *d, const struct kx_dump_opts *opt
 			"0x%llx; vmlinux %s (%zu symbols)\n",
 			d->path, d->format, d->osrelease,
 			d->build_id ? d->build_id : "none",
-			(unsigned long long)d->kaslr_offset, d->vml.path,
-			kx_symtab__count(d->symtab));
+			(unsigned long long)d->kaslr_offset, d->vms->vml.path,
+			kx_symtab__count(d->vms->symtab));
 	if (d->verbose && d->flat)
 		fprintf(stderr,
 			"dump: flattened file rearranged in memory: %llu MiB "
@@ -753,9 +737,7 @@ void kx_dump__close(struct kx_dump *d)
 	if (!d)
 		return;
 	kx_dump__fini_xlat(d);
-	kx_types__close(d->types);
-	kx_symtab__free(d->symtab);
-	kx_vmlinux__close(&d->vml);
+	kx_vmsrc__free(d->vms);
 	while (d->nclones)
 		ctx_free(d->clones[--d->nclones]);
 	free(d->clones);
@@ -776,57 +758,34 @@ void kx_dump__close(struct kx_dump *d)
 	free(d);
 }
 
-static int target_symbol(void *priv, const char *name, uint64_t *addr)
+/*
+ * The dump alone knows no symbol and no type: those are a type source's
+ * (the vmlinux's, types/vmsrc.c; a profile; the dump's BTF)
+ */
+static int no_symbol(void *priv, const char *name, uint64_t *addr)
 {
-	struct kx_dump *d = priv;
-	int reloc, ret;
-
-	if (!d->symtab)
-		return -ENOENT;
-	ret = kx_symtab__lookup(d->symtab, name, addr, &reloc);
-	if (ret)
-		return ret;
-	if (reloc)
-		*addr += d->kaslr_offset;
-	return 0;
+	return -ENOENT;
 }
 
-static int target_member(void *priv, const char *type, const char *member,
-			 uint64_t *offset, uint64_t *size)
+static int no_member(void *priv, const char *type, const char *member, uint64_t *offset,
+		     uint64_t *size)
 {
-	struct kx_dump *d = priv;
-
-	if (!d->types)
-		return -ENOENT;
-	return kx_types__member(d->types, type, member, offset, size);
+	return -ENOENT;
 }
 
-static int target_type_size(void *priv, const char *type, uint64_t *size)
+static int no_type_size(void *priv, const char *type, uint64_t *size)
 {
-	struct kx_dump *d = priv;
-
-	if (!d->types)
-		return -ENOENT;
-	return kx_types__size(d->types, type, size);
+	return -ENOENT;
 }
 
-static int target_enumerator(void *priv, const char *name, int64_t *value)
+static int no_enumerator(void *priv, const char *name, int64_t *value)
 {
-	struct kx_dump *d = priv;
-
-	if (!d->types)
-		return -ENOENT;
-	return kx_types__enumerator(d->types, name, value);
+	return -ENOENT;
 }
 
-static int target_enumerator_at(void *priv, const char *name, uint64_t code,
-				int64_t *value)
+static int no_enumerator_at(void *priv, const char *name, uint64_t code, int64_t *value)
 {
-	struct kx_dump *d = priv;
-
-	if (!d->types)
-		return -ENOENT;
-	return kx_types__enumerator_at(d->types, name, code - d->kaslr_offset, value);
+	return -ENOENT;
 }
 
 void kx_dump__target(struct kx_dump *d, struct kt_target *t)
@@ -845,14 +804,11 @@ void kx_dump__target(struct kx_dump *d, struct kt_target *t)
 		t->read_blocks = kx_dump__read_blocks;
 		t->flags |= KT_TARGET_BLOCKS_MT;
 	}
-	t->symbol = target_symbol;
-	/* the vmlinux's .symtab: the dump's kallsyms names are asked of it */
-	if (d->symtab)
-		t->flags |= KT_TARGET_SYMTAB;
-	t->member = target_member;
-	t->type_size = target_type_size;
-	t->enumerator = target_enumerator;
-	t->enumerator_at = target_enumerator_at;
+	t->symbol = no_symbol;
+	t->member = no_member;
+	t->type_size = no_type_size;
+	t->enumerator = no_enumerator;
+	t->enumerator_at = no_enumerator_at;
 	/* the platform as the dump says it (ELF header, kdump header, VMCOREINFO) */
 	if (d->page_shift >= 12 && d->page_shift <= 18)
 		t->page_size = 1u << d->page_shift;
@@ -903,7 +859,12 @@ uint64_t kx_dump__kaslr_offset(const struct kx_dump *d)
 
 const char *kx_dump__vmlinux(const struct kx_dump *d)
 {
-	return d->vml.path;
+	return d->vms ? d->vms->vml.path : NULL;
+}
+
+struct kx_vmsrc *kx_dump__vmsrc(const struct kx_dump *d)
+{
+	return d->vms;
 }
 
 const char *kx_dump__why_alone(const struct kx_dump *d)
@@ -919,26 +880,4 @@ const char *kx_dump__path(const struct kx_dump *d)
 const char *kx_dump__last_error(const struct kx_dump *d)
 {
 	return d->last_error;
-}
-
-struct kt_kallsyms *kx_dump__kallsyms_else(void *ctx, const char *why)
-{
-	struct kx_dump *d = ctx;
-	struct kt_kallsyms *k;
-	struct kt_target t;
-	const char **names;
-	uint64_t *addr;
-	char *types;
-	uint32_t n;
-
-	(void)why;
-	if (!d->symtab ||
-	    kx_symtab__list(d->symtab, d->kaslr_offset, &addr, &types, &names, &n))
-		return NULL;
-	kx_dump__target(d, &t);
-	k = kt_kallsyms__from_list(&t, n, addr, types, names);
-	free(addr);
-	free(types);
-	free(names);
-	return k;
 }

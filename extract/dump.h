@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The standalone extractor's target: a vmcore read through libkdumpfile
- * (memory, address translation, vmcoreinfo) and the crashed kernel's
- * vmlinux read through libdw (types) and libelf (symbols).
+ * The standalone extractor's memory: a vmcore read through libkdumpfile
+ * (memory, address translation, vmcoreinfo), opened with the crashed
+ * kernel's vmlinux, which it checks and keeps as a type and symbol source
+ * of its own (types/vmsrc.h: libdw's types, libelf's symbols).
  */
 #ifndef KTRACE_EXTRACT_DUMP_H
 #define KTRACE_EXTRACT_DUMP_H
@@ -21,6 +22,7 @@ enum kx_error {
 };
 
 struct kx_dump;
+struct kx_vmsrc;
 
 struct kx_dump_opts {
 	size_t sz;
@@ -59,8 +61,14 @@ struct kx_dump *kx_dump__open(const char *vmcore, const struct kx_dump_opts *opt
 			      enum kx_error *err, char *msg, size_t msglen);
 void kx_dump__close(struct kx_dump *d);
 
-/* Fill @t with callbacks reading this dump. Valid until close. */
+/*
+ * Fill @t with callbacks reading this dump: memory and the platform (page
+ * size, byte order); no symbol or type (each -ENOENT), a type source's
+ * (kx_vmsrc__target() of kx_dump__vmsrc()). Valid until close.
+ */
 void kx_dump__target(struct kx_dump *d, struct kt_target *t);
+/* the vmlinux opened with the dump, as a type and symbol source; NULL when alone */
+struct kx_vmsrc *kx_dump__vmsrc(const struct kx_dump *d);
 
 /* vmcoreinfo OSRELEASE of the dump, or NULL */
 const char *kx_dump__osrelease(const struct kx_dump *d);
@@ -81,12 +89,6 @@ uint64_t kx_dump__kaslr_offset(const struct kx_dump *d);
 /* path of the vmlinux in use (given or found); NULL when opened alone */
 const char *kx_dump__vmlinux(const struct kx_dump *d);
 
-/*
- * For kt_open_opts.kallsyms_else: the vmlinux's symbol table (KASLR
- * applied) as a kallsyms table, when the dump's own cannot be decoded;
- * NULL without a vmlinux. @ctx is the dump.
- */
-struct kt_kallsyms *kx_dump__kallsyms_else(void *ctx, const char *why);
 /* why no vmlinux is in use (alone_if_no_vmlinux), or NULL */
 const char *kx_dump__why_alone(const struct kx_dump *d);
 /* vmcore path as given */

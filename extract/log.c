@@ -19,7 +19,6 @@ int kx_write_log(const struct kx_options *o, struct kt_session *s, struct kt_buf
 	struct kt_timeline_opts to = { .sz = sizeof(to) };
 	struct kt_log *log = kt_session__log(s);
 	struct kt_loss_mark *m;
-	struct kt_loss l;
 	int err;
 
 	*status = KT_EXIT_OK;
@@ -47,12 +46,11 @@ int kx_write_log(const struct kx_options *o, struct kt_session *s, struct kt_buf
 		kt_session__write_trailer(s, m, only, KT_TRAILER_TIMELINE, out);
 		kt_loss_mark__free(m);
 	}
-	kt_log__loss(log, &l);
-	if (!o->quiet)
-		kt_log__print_loss(log, stderr, "ktrace-extract: ");
-	if (o->timeline)
-		kt_session__loss(s, &l);
-	if (kt_loss__any(&l))
+	if (kt_session__print_losses(s, NULL, KT_LOSSES_LOG, o->quiet ? NULL : stderr,
+				     "ktrace-extract: ") > 0)
+		*status = KT_EXIT_PARTIAL;
+	/* the timeline's lines are the trace's too */
+	if (o->timeline && kt_session__print_losses(s, NULL, KT_LOSSES_TRACE, NULL, NULL) > 0)
 		*status = KT_EXIT_PARTIAL;
 	return err;
 }

@@ -105,7 +105,6 @@ static bool relay_lost(struct kt_session *s)
 static int write_relay(const struct kx_options *o, struct kt_session *s)
 {
 	const char *dir = o->blktrace ? o->blktrace : o->relay;
-	struct kt_relay_loss l = { 0 };
 	FILE *log = o->quiet ? NULL : stderr;
 	int err;
 
@@ -113,8 +112,8 @@ static int write_relay(const struct kx_options *o, struct kt_session *s)
 		fprintf(stderr, "ktrace-extract: cannot create %s: %s\n", dir, strerror(errno));
 		return KT_EXIT_FAILURE;
 	}
-	err = o->blktrace ? kt_blktrace__write(s, dir, log, &l) :
-			    kt_relay__write_raw(s, dir, log, &l);
+	err = o->blktrace ? kt_blktrace__write(s, dir, log, NULL) :
+			    kt_relay__write_raw(s, dir, log, NULL);
 	if (err == -ENOENT) {
 		fprintf(stderr, "ktrace-extract: %s: %s\n", o->vmcore, kt_last_error());
 		return KT_EXIT_NOTRACE;
@@ -123,18 +122,13 @@ static int write_relay(const struct kx_options *o, struct kt_session *s)
 		fprintf(stderr, "ktrace-extract: %s\n", kt_last_error());
 		return KT_EXIT_FAILURE;
 	}
-	if (kt_relay_loss__any(&l)) {
-		if (!o->quiet)
-			kt_relay_loss__print(&l, stderr, "ktrace-extract: ");
-		return KT_EXIT_PARTIAL;
-	}
-	return KT_EXIT_OK;
+	return kt_session__print_losses(s, NULL, o->blktrace ? KT_LOSSES_BLKTRACE : KT_LOSSES_RELAY,
+					log, "ktrace-extract: ") ? KT_EXIT_PARTIAL : KT_EXIT_OK;
 }
 
 /* --lttng DIR: 0 written, 10 written but something lost, 6 no session */
 static int write_lttng(const struct kx_options *o, struct kt_session *s)
 {
-	struct kt_lttng_loss l = { 0 };
 	FILE *log = o->quiet ? NULL : stderr;
 	int err;
 
@@ -142,7 +136,7 @@ static int write_lttng(const struct kx_options *o, struct kt_session *s)
 		fprintf(stderr, "ktrace-extract: cannot create %s: %s\n", o->lttng, strerror(errno));
 		return KT_EXIT_FAILURE;
 	}
-	err = kt_lttng__write_ctf(s, o->lttng, log, &l);
+	err = kt_lttng__write_ctf(s, o->lttng, log, NULL);
 	if (err == -ENOENT) {
 		fprintf(stderr, "ktrace-extract: %s: %s\n", o->vmcore, kt_last_error());
 		return KT_EXIT_NOTRACE;
@@ -151,12 +145,9 @@ static int write_lttng(const struct kx_options *o, struct kt_session *s)
 		fprintf(stderr, "ktrace-extract: %s\n", kt_last_error());
 		return KT_EXIT_FAILURE;
 	}
-	if (kt_lttng_loss__any(&l)) {
-		if (!o->quiet)
-			kt_lttng_loss__print(&l, stderr, "ktrace-extract: ");
-		return KT_EXIT_PARTIAL;
-	}
-	return KT_EXIT_OK;
+	/* one write in the session: the account's LTTng counts are its */
+	return kt_session__print_losses(s, NULL, KT_LOSSES_LTTNG, log, "ktrace-extract: ") ?
+		       KT_EXIT_PARTIAL : KT_EXIT_OK;
 }
 
 /*
@@ -208,9 +199,8 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 			/* there, but lost (said above): a loss, not a mistake */
 			fprintf(stderr, "ktrace-extract: buffer '%s' is in the dump, but could not be "
 					"read (said above): nothing of it is written\n", o->instance);
-			kt_session__loss(s, &l);
-			if (!o->quiet)
-				kt_loss__print(&l, stderr, "ktrace-extract: ");
+			kt_session__print_losses(s, NULL, KT_LOSSES_TRACE, o->quiet ? NULL : stderr,
+						 "ktrace-extract: ");
 			return KT_EXIT_PARTIAL;
 		}
 		if (!only) {
@@ -343,15 +333,11 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 /* after the outputs: tracing never on (6), data lost (10), or 0; loss on stderr */
 int kx_run_status(const struct kx_options *o, struct kt_session *s, struct kt_buffer *only)
 {
-	struct kt_loss l;
-
 	if (nothing_written(s, only)) {
 		fprintf(stderr, "ktrace-extract: %s: the trace buffers are empty: nothing was ever "
 				"written to them (tracing was off)\n", o->vmcore);
 		return KT_EXIT_NOTRACE;
 	}
-	kt_session__loss(s, &l);
-	if (!o->quiet)
-		kt_loss__print(&l, stderr, "ktrace-extract: ");
-	return kt_loss__any(&l) ? KT_EXIT_PARTIAL : KT_EXIT_OK;
+	return kt_session__print_losses(s, NULL, KT_LOSSES_TRACE, o->quiet ? NULL : stderr,
+					"ktrace-extract: ") ? KT_EXIT_PARTIAL : KT_EXIT_OK;
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "relay/relay.h"
 
 /* the section of @l that @b's counts are in */
 static struct kt_loss *section_of(const struct kt_buffer *b, struct kt_losses *l)
@@ -74,6 +75,7 @@ int kt_session__losses(const struct kt_session *s, const char *instance, struct 
 
 struct kt_loss_mark {
 	uint64_t addrs_unnamed, addrs_substituted;	/* the session's */
+	struct kt_lttng_loss lttng;	/* what LTTng's walks had counted */
 	int nr;
 	struct kt_loss bufs[];	/* each buffer's, by its index in the session */
 };
@@ -94,6 +96,13 @@ struct kt_loss_mark *kt_session__loss_mark(const struct kt_session *s)
 	m->nr = s->nr_buffers;
 	for (i = 0; i < m->nr; i++)
 		m->bufs[i] = s->buffers[i]->loss;
+	memset(&m->lttng, 0, sizeof(m->lttng));
+	if (kt_recorder__peek(s, KT_REC_LTTNG)) {
+		struct kt_losses l = { .sz = sizeof(l) };
+
+		kt_recorder__add_losses(s, &l);
+		m->lttng = l.lttng;
+	}
 	return m;
 }
 
@@ -166,4 +175,61 @@ int kt_session__write_trailer(const struct kt_session *s, const struct kt_loss_m
 		kt_loss__print(&l, out, prefix);
 	}
 	return 0;
+}
+
+/* @l less @since, counter by counter (@since was taken before: never more) */
+static void lttng_since(struct kt_lttng_loss *l, const struct kt_lttng_loss *since)
+{
+	uint64_t *v = (uint64_t *)l;
+	const uint64_t *w = (const uint64_t *)since;
+	size_t i;
+
+	for (i = 0; i < sizeof(*l) / sizeof(*v); i++)
+		v[i] -= w[i];
+}
+
+/*
+ * The stderr summaries, each from its section of the account, printed as
+ * its recorder's table in loss.c says (kt_loss__print() and the others)
+ */
+int kt_session__print_losses(const struct kt_session *s, const struct kt_loss_mark *m,
+			     enum kt_loss_summary what, FILE *out, const char *prefix)
+{
+	struct kt_losses l = { .sz = sizeof(l) };
+	struct kt_relay_loss rl = { 0 };
+	const struct kt_relay *r;
+	struct kt_loss t;
+	bool lost;
+
+	switch (what) {
+	case KT_LOSSES_TRACE:
+		kt_session__loss(s, &t);
+		if (out)
+			kt_loss__print(&t, out, prefix);
+		return kt_loss__any(&t);
+	case KT_LOSSES_LOG:
+		kt_recorder__add_losses(s, &l);
+		if (out)
+			kt_loss__print_log(&l.log, out, prefix);
+		return kt_loss__any(&l.log);
+	case KT_LOSSES_RELAY:
+	case KT_LOSSES_BLKTRACE:
+		r = kt_recorder__peek(s, KT_REC_RELAY);
+		if (r)
+			kt_relay__add_losses(r, what == KT_LOSSES_RELAY ? KT_RELAY_RAW :
+					  KT_RELAY_BLKTRACE, &rl);
+		lost = kt_relay_loss__any(&rl);
+		if (out && lost)
+			kt_relay_loss__print(&rl, out, prefix);
+		return lost;
+	case KT_LOSSES_LTTNG:
+		kt_recorder__add_losses(s, &l);
+		if (m)
+			lttng_since(&l.lttng, &m->lttng);
+		lost = kt_lttng_loss__any(&l.lttng);
+		if (out && lost)
+			kt_lttng_loss__print(&l.lttng, out, prefix);
+		return lost;
+	}
+	return kt_err(EINVAL, "no loss summary %d", (int)what);
 }

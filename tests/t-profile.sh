@@ -5,8 +5,11 @@
 # DWARF gives (text of every buffer, the event formats, trace.dat), on
 # every dump format, without asking a question the profile cannot answer.
 # A profile of another kernel is refused (status 5); a corrupted one gives
-# a clear error (status 4). The profile-maker's question list is checked
-# against lib/layout.c's table.
+# a clear error (status 4). Every question lib/ writes as a literal has
+# its answer in the profiles (the maker asks what lib/questions.c has
+# every recorder's probe ask), and a profile made from the vmlinux reads
+# every recorder (the trace, krec's ring, --relay, --blktrace, --lttng,
+# the ticket) as DWARF does.
 . "$(dirname "$0")/lib.sh"
 [ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
 src=$(cd "$(dirname "$0")/.." && pwd)

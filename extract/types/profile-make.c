@@ -36,6 +36,7 @@
 #include "profile.h"
 #include "profile-private.h"
 #include "modules.h"
+#include "vmsrc.h"
 
 /*
  * The keys of the questions asked: each is asked once, and its first
@@ -398,7 +399,7 @@ static int record(struct answers *as, const struct kx_profile_make_opts *o)
 	struct kt_text_opts to = { .sz = sizeof(to) };
 	struct kt_open_opts sopts = { .sz = sizeof(sopts) };
 	struct recorder r = { .as = as };
-	struct kt_target t = { .sz = sizeof(t) };
+	struct kt_target t = { .sz = sizeof(t) }, mem;
 	struct kt_session *s;
 	struct kt_buffer *b;
 	struct kx_dump *d;
@@ -413,7 +414,9 @@ static int record(struct answers *as, const struct kx_profile_make_opts *o)
 		fprintf(stderr, "ktrace-extract: %s\n", msg);
 		return kerr == KX_ERR_MISMATCH ? KT_EXIT_MISMATCH : KT_EXIT_DUMP;
 	}
-	kx_dump__target(d, &r.inner);
+	/* memory from the dump, the questions asked of the vmlinux's DWARF */
+	kx_dump__target(d, &mem);
+	kx_vmsrc__target(kx_dump__vmsrc(d), &mem, &r.inner);
 	/*
 	 * the machine as the dump says it: the kernel's byte order (s390x:
 	 * every pointer read little-endian is garbage) and its page size

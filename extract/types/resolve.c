@@ -14,6 +14,7 @@
 #include "modules.h"
 #include "profile.h"
 #include "resolve.h"
+#include "vmsrc.h"
 
 struct kx_resolver {
 	enum kx_types_from from;
@@ -103,12 +104,17 @@ static int from_profile(struct kx_resolver *r, const struct kx_options *o, struc
 static int from_dwarf(struct kx_resolver *r, const struct kx_options *o, struct kt_target *t,
 		      struct kt_open_opts *so)
 {
-	if (!kx_dump__vmlinux(r->dump))
+	struct kx_vmsrc *v = kx_dump__vmsrc(r->dump);
+	struct kt_target mem;
+
+	if (!v)
 		return 0;
 	r->from = KX_TYPES_DWARF;
-	kx_dump__target(r->dump, t);
-	so->kallsyms_else = kx_dump__kallsyms_else;
-	so->kallsyms_else_ctx = r->dump;
+	/* memory from the dump, types and symbols from the vmlinux */
+	kx_dump__target(r->dump, &mem);
+	kx_vmsrc__target(v, &mem, t);
+	so->kallsyms_else = kx_vmsrc__kallsyms_else;
+	so->kallsyms_else_ctx = v;
 	return -1;
 }
 

@@ -87,7 +87,11 @@ void kt_relay_loss__print(const struct kt_relay_loss *l, FILE *out, const char *
  */
 int kt_lttng__write_ctf(struct kt_session *s, const char *dir, FILE *log,
 			struct kt_lttng_loss *loss);
-/* one line per LTTng session and channel, as --list shows them; nothing without */
+/*
+ * one line per LTTng session and channel, as --list shows them; nothing
+ * without. What its walk lost is added to the session's account
+ * (kt_session__losses()), as a write's is
+ */
 void kt_session__print_lttng(struct kt_session *s, FILE *out);
 bool kt_lttng_loss__any(const struct kt_lttng_loss *l);
 void kt_lttng_loss__print(const struct kt_lttng_loss *l, FILE *out, const char *prefix);

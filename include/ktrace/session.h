@@ -251,7 +251,8 @@ struct kt_losses {
 	/* the relay channels', once they were found (kt_session__relay_cnt()):
 	 * every channel's and the list walk's; blktrace's decoding adds to it */
 	struct kt_relay_loss relay;
-	/* what the writes of LTTng's sessions counted (kt_lttng__write_ctf()) */
+	/* what the walks of LTTng's sessions counted: each write
+	 * (kt_lttng__write_ctf()) and each list (kt_session__print_lttng()) */
 	struct kt_lttng_loss lttng;
 };
 
@@ -284,6 +285,41 @@ struct kt_loss_mark;
  */
 struct kt_loss_mark *kt_session__loss_mark(const struct kt_session *s);
 void kt_loss_mark__free(struct kt_loss_mark *m);
+
+/* the summaries of the account kt_session__print_losses() prints */
+enum kt_loss_summary {
+	/* ftrace's, the kernel log's and the ktrace recorder's counts added
+	 * (kt_session__loss()): kt_loss__print()'s lines, always printed */
+	KT_LOSSES_TRACE,
+	/* the kernel log's line ("kernel log records: N, ..."), always */
+	KT_LOSSES_LOG,
+	/* "relay lost: ..." when something was: every relay channel's, as
+	 * a raw copy of them loses it (kt_relay__write_raw()) */
+	KT_LOSSES_RELAY,
+	/* the same, of blktrace's channels alone (kt_blktrace__write()) */
+	KT_LOSSES_BLKTRACE,
+	/* "lttng: lost: ..." when something was: what LTTng's walks counted */
+	KT_LOSSES_LTTNG,
+};
+
+/**
+ * kt_session__print_losses() - a loss summary from the session's account
+ * @m: the account before the output (kt_session__loss_mark()): LTTng's
+ *     counts, kept per walk (a crash session writes its sessions more than
+ *     once), are printed as counted since; NULL: all of them. The other
+ *     summaries are of the whole account: what a relay channel, the kernel
+ *     log or a trace buffer lost is counted once
+ * @what: which summary
+ * @out: where its lines go; NULL: none, the answer only
+ * @prefix: before each line ("ktrace-extract: ")
+ *
+ * The loss lines ktrace-extract and crash's commands end with.
+ *
+ * Return: 1 when the summary counts data lost (the exit status 10), 0 when
+ * not, -EINVAL for an unknown @what.
+ */
+int kt_session__print_losses(const struct kt_session *s, const struct kt_loss_mark *m,
+			     enum kt_loss_summary what, FILE *out, const char *prefix);
 
 /**
  * kt_session__panic_cpu() - the CPU that panicked (or entered kdump)

@@ -95,10 +95,27 @@ static void ring_header(struct kt_tracer *t, FILE *out)
 		(unsigned long long)all, nr);
 }
 
+/* a ring's record as JSON: where and when, then the recorder's own members */
+static void ring_json(struct kt_tracer *t, const struct kt_record *r, FILE *out)
+{
+	uint64_t us = (r->ts + 500) / 1000;
+
+	fputs("{\"instance\":", out);
+	kt_json__str(out, t->b->name, 256);
+	fprintf(out, ",\"cpu\":%d,\"ts\":%llu,\"timestamp\":\"%llu.%06llu\",\"size\":%u",
+		r->cpu, (unsigned long long)r->ts, (unsigned long long)(us / 1000000),
+		(unsigned long long)(us % 1000000), r->size);
+	if (r->missed || r->missed_unknown)
+		fprintf(out, ",\"lost_before\":%lld", kt_record__lost_before(r));
+	t->b->ops->json(t->b, r, out);
+	fputs("}\n", out);
+}
+
 static const struct kt_tracer_ops ring_ops = {
 	.name = "ring",
 	.print_header = ring_header,
 	.print_line = ring_line,
+	.print_json = ring_json,
 	.own_output = true,
 };
 
@@ -189,14 +206,19 @@ static enum kt_print_line lat_print(struct kt_tracer *t, const struct kt_record 
 	return KT_LINE_ONE;
 }
 
+/* tracing_iter_reset(): the leading records from before the trace's start */
+static bool lat_hidden(struct kt_tracer *t, const struct kt_record *r)
+{
+	return kt_latency__skip(t->o, r, t->done);
+}
+
 static enum kt_print_line lat_line(struct kt_tracer *t, struct kt_iter *it,
 				   const struct kt_record *r, struct trace_seq *q)
 {
 	enum kt_print_line ret;
 
 	(void)it;
-	/* tracing_iter_reset(): the leading records from before the trace's start */
-	if (kt_latency__skip(t->o, r, t->done))
+	if (lat_hidden(t, r))
 		return KT_LINE_NONE;
 	ret = lat_print(t, r, q);
 	/* the record's bytes are the iterator's until the next call */
@@ -244,11 +266,14 @@ static const struct kt_tracer_ops latency_ops = {
 	.begin = lat_begin,
 	.end = lat_end,
 	.free = lat_free,
+	.hidden = lat_hidden,
 };
 
 void kt_tracer__choose(struct kt_tracer *t, struct kt_session *s, struct kt_buffer *b,
-		       bool timeline)
+		       enum kt_tracer_sink sink)
 {
+	bool timeline = sink == KT_SINK_TIMELINE;
+
 	memset(t, 0, sizeof(*t));
 	t->s = s;
 	t->b = b;
@@ -257,6 +282,15 @@ void kt_tracer__choose(struct kt_tracer *t, struct kt_session *s, struct kt_buff
 	t->ops = &default_ops;
 	if (b->ops) {
 		t->ops = &ring_ops;
+		return;
+	}
+	/*
+	 * JSON's records are events whatever tracer printed them: only a
+	 * latency tracer's view changes which (those its file shows)
+	 */
+	if (sink == KT_SINK_JSON) {
+		if (kt_opts__load(s, b)->lat_view)
+			t->ops = &latency_ops;
 		return;
 	}
 	/* the function graph tracer prints its buffer itself (fgraph.c) */
@@ -324,6 +358,11 @@ enum kt_print_line kt_tracer__print_line(struct kt_tracer *t, struct kt_iter *it
 			return ret;
 	}
 	return trace_fmt(t, r, q);
+}
+
+bool kt_tracer__hidden(struct kt_tracer *t, const struct kt_record *r)
+{
+	return t->ops->hidden && t->ops->hidden(t, r);
 }
 
 enum kt_print_line kt_tracer__end(struct kt_tracer *t, struct trace_seq *q)

@@ -10,9 +10,18 @@
  * file has tr->current_trace: struct tracer's print_header() and
  * print_line() (kernel/trace/trace.h) for the tracers ktrace prints their
  * own way (function_graph, blk with blk_classic, a latency tracer's view),
- * a recorder's ring, and the default of print_trace_fmt().
+ * a recorder's ring, and the default of print_trace_fmt(). Each sink
+ * chooses for what it writes: text the tracer's lines, the timeline
+ * events, JSON events (a latency view's shown records, a ring's own).
  */
 struct kt_tracer;
+
+/* the sink a printer is chosen for */
+enum kt_tracer_sink {
+	KT_SINK_TEXT,		/* the trace file's text */
+	KT_SINK_TIMELINE,	/* lines merged with the kernel log: events */
+	KT_SINK_JSON,		/* a record an object: events, or a ring's own */
+};
 
 /* what a print_line() did with a record (the kernel's enum print_line_t) */
 enum kt_print_line {
@@ -33,6 +42,10 @@ struct kt_tracer_ops {
 	int (*begin)(struct kt_tracer *t);
 	enum kt_print_line (*end)(struct kt_tracer *t, struct trace_seq *q);
 	void (*free)(struct kt_tracer *t);
+	/* tracing_iter_reset(): a record before the trace's start, not shown */
+	bool (*hidden)(struct kt_tracer *t, const struct kt_record *r);
+	/* a record's JSON object, for a buffer whose records are not events */
+	void (*print_json)(struct kt_tracer *t, const struct kt_record *r, FILE *out);
 	bool jobs;		/* its records may be rendered on -J's worker threads */
 	bool own_output;	/* prints what tracer_own_output says ktrace does not */
 	bool lost_first;	/* print_trace_line()'s loss line before print_line(), always */
@@ -67,18 +80,19 @@ struct kt_tracer {
 bool kt_tracer__buff_start(uint64_t started[KT_CPUMASK_WORDS], int cpu, uint64_t idx);
 
 /*
- * The printer of @b for the text sink (@timeline false) or the timeline:
- * its ops, no state yet. Warns as the choice does (function_graph's
- * columns ktrace does not print).
+ * The printer of @b for @sink: its ops, no state yet. Warns as the choice
+ * does (function_graph's columns ktrace does not print).
  */
 void kt_tracer__choose(struct kt_tracer *t, struct kt_session *s, struct kt_buffer *b,
-		       bool timeline);
+		       enum kt_tracer_sink sink);
 /* the state for reading @b with options @o (kt_opts__load()'s, or the sink's copy) */
 int kt_tracer__begin(struct kt_tracer *t, const struct kt_trace_opts *o, bool annotate);
 void kt_tracer__header(struct kt_tracer *t, FILE *out);
 /* print_trace_line(): one record's text in @q */
 enum kt_print_line kt_tracer__print_line(struct kt_tracer *t, struct kt_iter *it,
 					 struct kt_record *r, struct trace_seq *q);
+/* a record the trace file does not show (the ops' hidden()) */
+bool kt_tracer__hidden(struct kt_tracer *t, const struct kt_record *r);
 /* what the printer still holds once the records are read */
 enum kt_print_line kt_tracer__end(struct kt_tracer *t, struct trace_seq *q);
 void kt_tracer__free(struct kt_tracer *t);

@@ -211,7 +211,7 @@ static int mkdirs(const char *path)
 struct lttng_found {
 	struct kt_lttng_layout l;
 	uint64_t head;		/* lttng_tracer's sessions */
-	struct kt_lttng_loss loss;	/* what every write counted: the account's */
+	struct kt_lttng_loss loss;	/* what every walk (write, list) counted: the account's */
 };
 
 static int lttng_find(struct kt_session *s, void **state)
@@ -466,4 +466,6 @@ void kt_session__print_lttng(struct kt_session *s, FILE *out)
 		return;
 	a.l = &f->l;
 	for_each_session(s, &f->l, f->head, &a.loss, list_session, &a);
+	/* what the list's walk counted: the account's, as a write's is */
+	kt_lttng_loss__add(&f->loss, &a.loss);
 }

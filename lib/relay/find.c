@@ -320,15 +320,29 @@ static void relay_free(void *state)
 	kt_relay__free(state);
 }
 
+void kt_relay__add_losses(const struct kt_relay *r, enum kt_relay_scope scope,
+			  struct kt_relay_loss *l)
+{
+	int i;
+
+	for (i = 0; i < r->nr_chans; i++) {
+		struct kt_relay_loss c = r->chans[i].loss;
+
+		if (scope == KT_RELAY_BLKTRACE && !r->chans[i].blk_trace)
+			continue;
+		/* what blktrace's decoding skipped (a kt_blktrace__write() on
+		 * this session before) is not lost from a raw copy */
+		if (scope == KT_RELAY_RAW)
+			c.bytes_skipped = c.records_cut = 0;
+		kt_relay_loss__add(l, &c);
+	}
+	kt_relay_loss__add(l, &r->loss);
+}
+
 /* relay's section of the account: every channel's counts and the list walk's */
 static void relay_losses(const void *state, struct kt_losses *l)
 {
-	const struct kt_relay *r = state;
-	int i;
-
-	for (i = 0; i < r->nr_chans; i++)
-		kt_relay_loss__add(&l->relay, &r->chans[i].loss);
-	kt_relay_loss__add(&l->relay, &r->loss);
+	kt_relay__add_losses(state, KT_RELAY_ALL, &l->relay);
 }
 
 const struct kt_recorder_ops kt_relay_recorder = {

@@ -106,6 +106,20 @@ struct kt_relay {
 
 struct kt_session;
 void kt_relay__free(struct kt_relay *r);
+/* which channels' counts kt_relay__add_losses() adds */
+enum kt_relay_scope {
+	KT_RELAY_ALL,		/* every channel's: the account's section */
+	KT_RELAY_RAW,		/* a raw copy's (kt_relay__write_raw()): every channel's
+				 * but what blktrace's decoding skipped or cut */
+	KT_RELAY_BLKTRACE,	/* blktrace's (kt_blktrace__write()): its channels' */
+};
+/*
+ * Add to @l what @r's channels of @scope lost, and the list walk's: what a
+ * write of them lost, as kt_relay__write_raw() and kt_blktrace__write()
+ * count it into their caller's struct
+ */
+void kt_relay__add_losses(const struct kt_relay *r, enum kt_relay_scope scope,
+			  struct kt_relay_loss *l);
 /* the channels, found on first use (recorder.c): NULL with kt_err() said */
 struct kt_relay *kt_relay__get(struct kt_session *s);
 /*

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "../internal.h"
 #include "../ftrace/render.h"
+#include "../ftrace/tracer.h"
 #include "../put.h"
 #include "jobs.h"
 
@@ -341,6 +342,11 @@ void kt_json__event(struct kt_render *rc, struct kt_buffer *b, struct tep_event 
 	jb_puts(j, "}\n");
 }
 
+/*
+ * @b's records: through its printer for JSON (tracer.c), as text goes
+ * through its printer for text: a latency view hides what its trace file
+ * does not show, a recorder's ring writes its records its own way
+ */
 static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		      const struct kt_text_opts *opts)
 {
@@ -348,9 +354,7 @@ static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	struct tep_handle *tep = kt_render__tep(rc);
 	struct kt_text_opts o = { 0 };
 	const struct kt_trace_opts *o_tr = b->ops ? NULL : kt_opts__load(s, b);
-	/* a latency tracer's file hides what came before its trace (latency.c) */
-	bool lat = o_tr && o_tr->lat_view;
-	uint64_t done[KT_CPUMASK_WORDS] = { 0 }, done2[KT_CPUMASK_WORDS] = { 0 };
+	struct kt_tracer t, tc;
 	struct kt_record r;
 	struct kt_iter *it;
 	struct trace_seq q;
@@ -365,12 +369,18 @@ static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		return ret;
 	if (o.last) {
 		/* count first: JSON lines are not kept in memory */
-		it = kt_iter__new(b, o.iter);
-		if (!it)
-			return -errno;
+		kt_tracer__choose(&tc, s, b, KT_SINK_JSON);
+		ret = kt_tracer__begin(&tc, o_tr, false);
+		it = ret ? NULL : kt_iter__new(b, o.iter);
+		if (!it) {
+			ret = ret ? ret : -errno;
+			kt_tracer__free(&tc);
+			return ret;
+		}
 		while (kt_iter__next(it, &r) > 0)
-			total += !(lat && kt_latency__skip(o_tr, &r, done2));
+			total += !kt_tracer__hidden(&tc, &r);
 		kt_iter__free(it);
+		kt_tracer__free(&tc);
 		skip = total > o.last ? total - o.last : 0;
 	}
 	if (o.header)
@@ -378,10 +388,18 @@ static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	it = kt_iter__new(b, o.iter);
 	if (!it)
 		return -errno;
+	kt_tracer__choose(&t, s, b, KT_SINK_JSON);
+	ret = kt_tracer__begin(&t, o_tr, false);
+	if (ret) {
+		kt_tracer__free(&t);
+		kt_iter__free(it);
+		return ret;
+	}
 	/* a trace array's whole buffer: lines made on worker threads (jobs.c) */
-	if (o.jobs > 1 && !b->ops && !lat && !skip) {
+	if (o.jobs > 1 && t.ops->jobs && !skip) {
 		ret = kt_jobs__json(s, b, it, o.jobs, out);
 		if (ret != -EAGAIN) {
+			kt_tracer__free(&t);
 			kt_iter__free(it);
 			return ret ? ret : ferror(out) ? -EIO : 0;
 		}
@@ -390,23 +408,13 @@ static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	trace_seq_init(&q);
 	while ((ret = kt_iter__next(it, &r)) > 0) {
 		struct tep_event *ev = kt_render__find_event(rc, r.type);
-		uint64_t us = (r.ts + 500) / 1000;
 
-		if (lat && kt_latency__skip(o_tr, &r, done))
+		if (kt_tracer__hidden(&t, &r))
 			continue;
 		if (n++ < skip)
 			continue;
-		if (b->ops) {
-			fputs("{\"instance\":", out);
-			kt_json__str(out, b->name, 256);
-			fprintf(out, ",\"cpu\":%d,\"ts\":%llu,\"timestamp\":\"%llu.%06llu\","
-				     "\"size\":%u", r.cpu, (unsigned long long)r.ts,
-				(unsigned long long)(us / 1000000),
-				(unsigned long long)(us % 1000000), r.size);
-			if (r.missed || r.missed_unknown)
-				fprintf(out, ",\"lost_before\":%lld", kt_record__lost_before(&r));
-			b->ops->json(b, &r, out);
-			fputs("}\n", out);
+		if (t.ops->print_json) {
+			t.ops->print_json(&t, &r, out);
 			continue;
 		}
 		jb.len = 0;
@@ -421,6 +429,7 @@ static int json_write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 	}
 	free(jb.p);
 	trace_seq_destroy(&q);
+	kt_tracer__free(&t);
 	kt_iter__free(it);
 	if (ferror(out))
 		return -EIO;

@@ -128,7 +128,7 @@ int kt_text__write(struct kt_session *s, struct kt_buffer *b, FILE *out,
 		return -errno;
 	}
 	/* the buffer's printer, once (tracer.c) */
-	kt_tracer__choose(&t, s, b, false);
+	kt_tracer__choose(&t, s, b, KT_SINK_TEXT);
 	if (o.header)
 		kt_tracer__header(&t, out);
 	/*

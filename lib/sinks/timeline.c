@@ -214,7 +214,7 @@ int kt_timeline__write(struct kt_session *s, FILE *out, const struct kt_timeline
 				b->name, b->clock, why);
 			continue;
 		}
-		kt_tracer__choose(&srcs[n].t, s, b, true);
+		kt_tracer__choose(&srcs[n].t, s, b, KT_SINK_TIMELINE);
 		if (!srcs[n].t.ops->own_output && kt_opts__load(s, b)->tracer_own_output)
 			kt_warn(s, "timeline: buffer %s: tracer %s prints its buffer its own way; "
 				   "the timeline prints its records as events, counted as not "

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "types/vmsrc.h"
 
 static int failed;
 /* the target's byte order (KT_TARGET_BIG_ENDIAN) */
@@ -531,7 +532,7 @@ int main(int argc, char **argv)
 	struct kx_dump_opts opts = { .sz = sizeof(opts) };
 	const char *expect = NULL;
 	struct kx_dump *d;
-	struct kt_target t;
+	struct kt_target t, mem;
 	enum kx_error err = KX_OK;
 	char msg[1024];
 	double t0;
@@ -607,7 +608,12 @@ int main(int argc, char **argv)
 	       argv[optind], kx_dump__format(d), kx_dump__osrelease(d),
 	       (unsigned long long)kx_dump__kaslr_offset(d),
 	       kx_dump__vmlinux(d), now_ms() - t0);
-	kx_dump__target(d, &t);
+	/* memory from the dump, types and symbols from the vmlinux opened with it */
+	kx_dump__target(d, &mem);
+	if (kx_dump__vmsrc(d))
+		kx_vmsrc__target(kx_dump__vmsrc(d), &mem, &t);
+	else
+		t = mem;
 	big_endian = !!(t.flags & KT_TARGET_BIG_ENDIAN);
 	check_uts(d, &t);
 	t0 = now_ms();

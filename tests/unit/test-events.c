@@ -204,6 +204,18 @@ static void test_unknown_id(void)
 	free(r);
 }
 
+/* kt_session__print_losses()'s lines, with the prefix "x: " */
+static char *summary(struct kt_session *s, enum kt_loss_summary what)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	kt_session__print_losses(s, NULL, what, f, "x: ");
+	fclose(f);
+	return buf;
+}
+
 /*
  * kt_session__losses(), the sized entry point: an unknown id counted, read
  * by a caller built against this header, an older (shorter) one and a
@@ -282,6 +294,49 @@ static void test_losses(void)
 		      l.relay.list_anomalies == 1 && l.ftrace.events_unknown == 1,
 		      "losses: relay's channels and list walk in .relay");
 		memset(&fs.s->rec[KT_REC_RELAY], 0, sizeof(fs.s->rec[KT_REC_RELAY]));
+	}
+
+	/*
+	 * the stderr summaries from the account: blktrace's of its channels
+	 * alone, a raw copy's without what blktrace's decoding skipped, the
+	 * trace's the session's whole count
+	 */
+	{
+		struct kt_relay_chan c[2] = { { 0 } };
+		struct kt_relay rl = { .chans = c, .nr_chans = 2 };
+		char *blk, *raw;
+
+		c[0].blk_trace = 0x1000;
+		c[0].loss.bufs_damaged = 1;
+		c[0].loss.bytes_skipped = 3;
+		c[0].loss.records_cut = 1;
+		c[1].loss.subbufs_overwritten = 5;
+		rl.loss.list_anomalies = 1;
+		fs.s->rec[KT_REC_RELAY].state = &rl;
+		fs.s->rec[KT_REC_RELAY].tried = true;
+		blk = summary(fs.s, KT_LOSSES_BLKTRACE);
+		raw = summary(fs.s, KT_LOSSES_RELAY);
+		CHECK(!strcmp(blk, "x: relay lost: buffers refused as damaged 1, bytes skipped (no "
+				   "valid record) 3, records cut 1, channel list anomalies 1\n"),
+		      "summary: blktrace's channels alone");
+		CHECK(!strcmp(raw, "x: relay lost: sub-buffers overwritten unread 5, buffers refused "
+				   "as damaged 1, channel list anomalies 1\n"),
+		      "summary: a raw copy's, what blktrace skipped not lost");
+		if (strstr(blk, "overwritten") || strstr(raw, "skipped"))
+			printf("# blktrace: %s# raw: %s", blk, raw);
+		CHECK(kt_session__print_losses(fs.s, NULL, KT_LOSSES_BLKTRACE, NULL, NULL) == 1,
+		      "summary: lost, with nothing printed");
+		c[0].loss = (struct kt_relay_loss){ 0 };
+		rl.loss.list_anomalies = 0;
+		CHECK(kt_session__print_losses(fs.s, NULL, KT_LOSSES_BLKTRACE, NULL, NULL) == 0,
+		      "summary: another channel's loss is not blktrace's");
+		free(blk);
+		free(raw);
+		memset(&fs.s->rec[KT_REC_RELAY], 0, sizeof(fs.s->rec[KT_REC_RELAY]));
+		CHECK(kt_session__print_losses(fs.s, NULL, KT_LOSSES_TRACE, NULL, NULL) == 1,
+		      "summary: the trace's unknown id is a loss");
+		CHECK(kt_session__print_losses(fs.s, NULL, (enum kt_loss_summary)99, NULL, NULL) ==
+			      -EINVAL, "summary: an unknown one refused");
 	}
 
 	l.sz = 0;
@@ -640,6 +695,119 @@ static void test_module_symbols_none(void)
 	free(r);
 }
 
+/* the LTTng types' sizes (lttng/find.c asks them), the fake kernel's others */
+static int lttng_type_size(void *priv, const char *type, uint64_t *size)
+{
+	if (!strcmp(type, "struct commit_counters_hot") ||
+	    !strcmp(type, "struct lttng_kernel_ring_buffer_backend_page") ||
+	    !strcmp(type, "struct lttng_kernel_ring_buffer_backend_subbuffer")) {
+		*size = 16;
+		return 0;
+	}
+	return fk_type_size(priv, type, size);
+}
+
+/*
+ * LTTng's walk of --list (kt_session__print_lttng()) adds what it counted
+ * to the account as a write does: lttng_tracer's sessions list broken at
+ * its first node is a list anomaly in .lttng, and in the summary of what
+ * was counted since a mark taken before the list, not after it
+ */
+static void test_lttng_list_losses(void)
+{
+	static const char strtab[] = "\0sessions";
+	static const char *const types[][2] = {
+		{ "struct lttng_kernel_session_private", "list" },
+		{ "struct lttng_kernel_session_private", "chan" },
+		{ "struct lttng_kernel_session_private", "name" },
+		{ "struct lttng_kernel_session_private", "metadata_cache" },
+		{ "struct lttng_metadata_cache", "data" },
+		{ "struct lttng_metadata_cache", "metadata_written" },
+		{ "struct lttng_kernel_channel_buffer_private", "node" },
+		{ "struct lttng_kernel_channel_buffer_private", "id" },
+		{ "struct lttng_kernel_channel_buffer_private", "channel_type" },
+		{ "struct lttng_kernel_channel_buffer_private", "rb_chan" },
+		{ "struct lttng_kernel_ring_buffer_channel", "commit_count_mask" },
+		{ "struct lttng_kernel_ring_buffer_channel", "backend.buf" },
+		{ "struct lttng_kernel_ring_buffer_channel", "backend.subbuf_size" },
+		{ "struct lttng_kernel_ring_buffer_channel", "backend.num_subbuf" },
+		{ "struct lttng_kernel_ring_buffer_channel", "backend.config.alloc" },
+		{ "struct lttng_kernel_ring_buffer_channel", "backend.config.mode" },
+		{ "struct lttng_kernel_ring_buffer", "offset" },
+		{ "struct lttng_kernel_ring_buffer", "consumed" },
+		{ "struct lttng_kernel_ring_buffer", "commit_hot" },
+		{ "struct lttng_kernel_ring_buffer", "last_tsc" },
+		{ "struct lttng_kernel_ring_buffer", "backend.buf_wsb" },
+		{ "struct lttng_kernel_ring_buffer", "backend.array" },
+		{ "struct lttng_kernel_ring_buffer", "backend.num_pages_per_subbuf" },
+		{ "struct lttng_kernel_ring_buffer", "records_lost_full" },
+		{ "struct lttng_kernel_ring_buffer", "records_lost_wrap" },
+		{ "struct lttng_kernel_ring_buffer", "records_lost_big" },
+		{ "struct commit_counters_hot", "cc" },
+		{ "struct lttng_kernel_ring_buffer_backend_pages", "p" },
+		{ "struct lttng_kernel_ring_buffer_backend_page", "virt" },
+	};
+	struct fk_member mem[sizeof(types) / sizeof(types[0])];
+	struct kt_losses l = { .sz = sizeof(l) };
+	struct fk_buffer gb;
+	struct fk_ring *r;
+	struct fk_kernel *k = kernel(&gb, &r);
+	struct fk_session fs;
+	struct kt_loss_mark *before, *after;
+	uint64_t head, mod, ks, tab, str, sessions, v = 0, sz = 16;
+	uint8_t sym[2][24] = { { 0 } };
+	char *text = NULL;
+	size_t i, len = 0;
+	FILE *f;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		mem[i] = (struct fk_member){ types[i][0], types[i][1], 8 * (uint32_t)i, 8 };
+	k->more_members = mem;
+	k->nr_more_members = (int)(sizeof(mem) / sizeof(mem[0]));
+	head = fk_alloc(k, 16);
+	mod = fk_alloc(k, MOD_SIZE);
+	ks = fk_alloc(k, MKS_SIZE);
+	tab = fk_alloc(k, sizeof(sym));
+	str = fk_alloc(k, 4096);
+	sessions = fk_alloc(k, 16);	/* its next pointer NULL: the list broken */
+	fk_sym(k, "modules", head);
+	fk_w64(k, head + LH_NEXT, mod + MOD_LIST);
+	fk_w64(k, mod + MOD_LIST + LH_NEXT, head);
+	memcpy(fk_ptr(k, mod + MOD_NAME, sizeof("lttng_tracer")), "lttng_tracer",
+	       sizeof("lttng_tracer"));
+	fk_w64(k, mod + MOD_KALLSYMS, ks);
+	fk_w64(k, ks + MKS_SYMTAB, tab);
+	fk_w32(k, ks + MKS_NUM, 2);
+	fk_w64(k, ks + MKS_STRTAB, str);
+	sym[1][0] = 1; sym[1][6] = 1;	/* "sessions", defined */
+	v = sessions;
+	memcpy(&sym[1][8], &v, 8);
+	memcpy(&sym[1][16], &sz, 8);
+	memcpy(fk_ptr(k, tab, sizeof(sym)), sym, sizeof(sym));
+	memcpy(fk_ptr(k, str, sizeof(strtab)), strtab, sizeof(strtab));
+	if (fk_open(k, &fs, false))
+		return;
+	fs.s->t.type_size = lttng_type_size;
+	before = kt_session__loss_mark(fs.s);
+	f = open_memstream(&text, &len);
+	kt_session__print_lttng(fs.s, f);
+	fclose(f);
+	after = kt_session__loss_mark(fs.s);
+	CHECK(!kt_session__losses(fs.s, NULL, &l) && l.lttng.list_anomalies == 1,
+	      "lttng --list: the broken sessions list in the account (%llu)",
+	      (unsigned long long)l.lttng.list_anomalies);
+	CHECK(kt_session__print_losses(fs.s, before, KT_LOSSES_LTTNG, NULL, NULL) == 1,
+	      "lttng summary: the list's anomaly, counted since a mark before it");
+	CHECK(kt_session__print_losses(fs.s, after, KT_LOSSES_LTTNG, NULL, NULL) == 0,
+	      "lttng summary: nothing since a mark after it");
+	kt_loss_mark__free(before);
+	kt_loss_mark__free(after);
+	free(text);
+	fk_close(&fs);
+	fk_free(k);
+	free(r);
+}
+
 int main(void)
 {
 	test_format();
@@ -655,6 +823,7 @@ int main(void)
 	test_overlapping_fields();
 	test_missing_field();
 	test_module_symbols();
+	test_lttng_list_losses();
 	test_module_symbols_none();
 	return fk_failed;
 }
