@@ -21,17 +21,27 @@ command -v blkparse >/dev/null || { echo "skip - blkparse missing (scripts/insta
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/t-blktrace.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# The records are in the byte order of the kernel that wrote them, as the
+# daemon writes them (big-endian on s390x): BLK_AWK's functions read a
+# field in the order of the magic the file starts with (be: 1 when its
+# first byte is 0x65, the magic's high byte).
+BLK_AWK='
+	function u16(at) { return be ? 256 * b[at] + b[at + 1] : b[at] + 256 * b[at + 1] }
+	function u32(at) { return be ? 65536 * u16(at) + u16(at + 2) : u16(at) + 65536 * u16(at + 2) }
+	function u64(at) { return be ? 4294967296 * u32(at) + u32(at + 4) : u32(at) + 4294967296 * u32(at + 4) }
+	function magic(at) { return at + 48 <= n && u32(at) == 1700885511 }
+	{ for (i = 1; i <= NF; i++) b[n++] = $i }
+	NR == 1 { be = b[0] == 101 }'
+
 # records FILE: "END LAST": the bytes of the whole blktrace records FILE
 # starts with, and where the last of them starts (struct blk_io_trace:
 # magic 0x65617407 at 0, pdu_len u16 at 46, 48 bytes)
 records() {
-	od -An -v -tu1 "$1" | awk '
-		{ for (i = 1; i <= NF; i++) b[n++] = $i }
+	od -An -v -tu1 "$1" | awk "$BLK_AWK"'
 		END {
 			pos = 0; last = 0
-			while (pos + 48 <= n && b[pos] == 7 && b[pos + 1] == 116 &&
-			       b[pos + 2] == 97 && b[pos + 3] == 101) {
-				len = 48 + b[pos + 46] + 256 * b[pos + 47]
+			while (magic(pos)) {
+				len = 48 + u16(pos + 46)
 				if (pos + len > n)
 					break
 				last = pos
@@ -47,18 +57,15 @@ records() {
 # tracepoints let __blk_add_trace() take one CPU's sequence and write to
 # the buffer of the CPU it migrated to; blkparse drops such a record
 foreign() {
-	od -An -v -tu1 "$1" | awk -v cpu="$2" '
-		function u32(at) { return b[at] + 256 * (b[at + 1] + 256 * (b[at + 2] + 256 * b[at + 3])) }
-		{ for (i = 1; i <= NF; i++) b[n++] = $i }
+	od -An -v -tu1 "$1" | awk -v cpu="$2" "$BLK_AWK"'
 		END {
 			pos = 0
-			while (pos + 48 <= n && b[pos] == 7 && b[pos + 1] == 116 &&
-			       b[pos + 2] == 97 && b[pos + 3] == 101) {
-				len = 48 + b[pos + 46] + 256 * b[pos + 47]
+			while (magic(pos)) {
+				len = 48 + u16(pos + 46)
 				if (pos + len > n)
 					break
 				if (u32(pos + 40) != cpu)
-					print u32(pos + 40), u32(pos + 4), u32(pos + 16) + 4294967296 * u32(pos + 20), u32(pos + 28) % 65536
+					print u32(pos + 40), u32(pos + 4), u64(pos + 16), u32(pos + 28) % 65536
 				pos += len
 			}
 		}'
@@ -114,15 +121,20 @@ for c in $found; do
 		ms=$((($(date +%s%N) - t0) / 1000000))
 		[ $rc = 0 ] && ok "$c/$fmt: --blktrace exit 0, nothing lost (${ms} ms)" ||
 			nok "$c/$fmt: --blktrace exit $rc: $(tr '\n' ' ' <"$out/err" | cut -c1-200)"
-		cpus=0
+		cpus=0 order=
 		for f in "$dir"/truth/saved/vda.blktrace.*; do
 			cpu=${f##*.}
 			cpus=$((cpus + 1))
+			# the daemon's byte order (its magic's first byte) is ktrace's
+			[ "$(head -c 1 "$f" | od -An -tx1)" = "$(head -c 1 "$out/rec/vda.blktrace.$cpu" | od -An -tx1)" ] ||
+				order="$order cpu$cpu: the daemon's file starts with$(head -c 4 "$f" | od -An -tx1), ktrace's with$(head -c 4 "$out/rec/vda.blktrace.$cpu" | od -An -tx1);"
 			head -c "$(daemon_part "$f" "$out/rec/vda.blktrace.$cpu")" "$f" >"$out/all/vda.blktrace.$cpu"
 			cp "$out/all/vda.blktrace.$cpu" "$out/saved.$cpu"
 			cat "$out/rec/vda.blktrace.$cpu" >>"$out/all/vda.blktrace.$cpu" 2>/dev/null ||
 				nok "$c/$fmt: no recovered vda.blktrace.$cpu"
 		done
+		[ -z "$order" ] && ok "$c/$fmt: the recovered records are in the byte order of the daemon's ($([ "$(head -c 1 "$dir/truth/saved/vda.blktrace.0" | od -An -tx1)" = " 65" ] && echo big || echo little)-endian)" ||
+			nok "$c/$fmt: byte order:$order"
 		(cd "$out/all" && blkparse -i vda) >"$out/all.txt" 2>"$out/all.err"
 		(cd "$out/rec" && blkparse -i vda) >"$out/rec.txt" 2>"$out/rec.err"
 		mkdir -p "$out/sv" && for f in "$out"/saved.*; do cp "$f" "$out/sv/vda.blktrace.${f##*.}"; done

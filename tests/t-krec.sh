@@ -3,7 +3,8 @@
 # (cases with RING_TRUTH=krec: k6.1-krec, k6.12-krec), against the module's
 # own rendering saved in the guest before the panic (truth/krec.trace):
 # every line of it in our text, in order and identical; the last mark last;
-# the ring's overrun equal to the module's; JSON with the same records; the
+# the ring's overrun equal to the module's; JSON with the same records (each
+# record's pid the one trace-cmd reads in our trace.dat); the
 # ring printed raw when the module's types are not given; --ring by the
 # module's symbol; and --ring on ftrace's own global buffer (the k6.1 and
 # k6.12 fixtures): the same records, raw, as the normal path decodes.
@@ -88,6 +89,15 @@ for c in $found; do
 				ok "$c/$fmt: trace.dat: trace-cmd report prints the $nt krec records as krec did" ||
 				nok "$c/$fmt: trace.dat: trace-cmd report differs: $(diff "$tmp/want.names" \
 					"$tmp/got.names" | sed -n 2p | cut -c1-100)"
+			# each record's pid: JSON's (ktrace decodes the header) is
+			# what trace-cmd reads in trace.dat's copy of the record
+			# (its common_pid, in the file's byte order)
+			jq -r 'select(.event != null) | .pid' "$tmp/json" >"$tmp/json.pids"
+			trace-cmd report "$tmp/all.dat" 2>/dev/null |
+				sed -n 's/^krec: *[^ ]*-\([0-9][0-9]*\) .*/\1/p' >"$tmp/dat.pids"
+			[ -s "$tmp/json.pids" ] && cmp -s "$tmp/json.pids" "$tmp/dat.pids" &&
+				ok "$c/$fmt: JSON: each record's pid is trace-cmd's ($(sort -u "$tmp/json.pids" | wc -l) pids)" ||
+				nok "$c/$fmt: JSON pids differ from trace-cmd's: $(diff "$tmp/dat.pids" "$tmp/json.pids" | sed -n 2,3p | tr '\n' ' ')"
 		else
 			skip "$c/$fmt: trace-cmd is not installed"
 		fi

@@ -351,10 +351,12 @@ fi
 # (krec, the relay flight recorder, lttng-modules) come from their .ko
 # (--module-debuginfo) in both runs, the profile answering them absent;
 # and a profile made with --module-debuginfo gives the same with no .ko
-# at all, as in a capture kernel.
+# at all, as in a capture kernel. Each recorder's first case, and its
+# first of a big-endian kernel (k6.12-s390x-*: the module's types answered
+# from s390x .ko files).
 rec_cases=
 for r in krec flight blktrace; do
-	rec_cases="$rec_cases $(ring_cases $r | head -n 1)"
+	rec_cases="$rec_cases $(ring_cases $r | head -n 1) $(ring_cases $r | grep s390x | head -n 1)"
 done
 [ -s "$VMCORES/k6.1-lttng/vmcore.elf" ] && [ -f "$VMCORES/k6.1-lttng/lttng-modules" ] &&
 	rec_cases="$rec_cases k6.1-lttng"
@@ -382,7 +384,7 @@ for c in $rec_cases; do
 		fi
 	fi
 	whats="text relay blktrace lttng ticket"
-	[ "$c" = "$(ring_cases krec | head -n 1)" ] && whats="$whats krec"
+	grep -q '^RING_TRUTH=krec$' "$VMCORES/$c/case.env" 2>/dev/null && whats="$whats krec"
 	for what in $whats; do
 		for kind in $kinds; do
 			case $kind in

@@ -1,7 +1,7 @@
 #!/bin/bash
 # t-relay-flight.sh - the flight-recorder channels of kmod/ktrace-flight
 # read from real dumps (cases with RING_TRUTH=flight: k6.1-flight,
-# k6.12-flight, k5.10-flight), against the module's own account saved in the guest
+# k6.12-flight, k5.10-flight, big-endian k6.12-s390x-flight), against the module's own account saved in the guest
 # before the panic (truth/flight.view: per buffer, the sequence number of
 # the first record still there and of the next one, and the sub-buffers
 # overwritten). ktrace-extract --relay writes each buffer's unread bytes;
@@ -17,20 +17,30 @@ found=$(ring_cases flight)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/t-relay-flight.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# decode FILE: "SEQ TEXT" per record, "bad at N" where no record starts
+# decode FILE: "SEQ TEXT" per record, "bad at N" where no record starts.
+# The module writes its records in the kernel's byte order (FLIGHT_MAGIC
+# 0x74676c66: "flgt" little-endian, "tglf" from s390x), the order of
+# every record of a file the one of its first
 decode() {
 	od -An -v -tu1 "$1" | awk '
 		{ for (i = 1; i <= NF; i++) b[n++] = $i }
 		END {
 			pos = 0
+			be = b[0] == 116
 			while (pos < n) {
-				if (pos + 16 > n || b[pos] != 102 || b[pos + 1] != 108 ||
-				    b[pos + 2] != 103 || b[pos + 3] != 116) {
+				if (pos + 16 > n ||
+				    (!be && (b[pos] != 102 || b[pos + 1] != 108 ||
+					     b[pos + 2] != 103 || b[pos + 3] != 116)) ||
+				    (be && (b[pos] != 116 || b[pos + 1] != 103 ||
+					    b[pos + 2] != 108 || b[pos + 3] != 102))) {
 					print "bad at " pos; exit
 				}
-				len = b[pos + 4] + 256 * b[pos + 5]
+				len = be ? 256 * b[pos + 4] + b[pos + 5] : b[pos + 4] + 256 * b[pos + 5]
 				seq = 0
-				for (k = 5; k >= 0; k--) seq = seq * 256 + b[pos + 8 + k]
+				if (be)
+					for (k = 2; k <= 7; k++) seq = seq * 256 + b[pos + 8 + k]
+				else
+					for (k = 5; k >= 0; k--) seq = seq * 256 + b[pos + 8 + k]
 				t = ""
 				for (k = pos + 16; k < pos + len && b[k]; k++) t = t sprintf("%c", b[k])
 				print seq, t

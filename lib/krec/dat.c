@@ -111,7 +111,8 @@ void kt_krec__dat_fix_record(struct kt_buffer *b, uint8_t *rec, uint32_t size, i
 
 	if (!k || k->hdr.id_off + 2 > size)
 		return;
-	id = kt_krec__u16(rec, size, k->hdr.id_off) + (uint32_t)id_base;
-	rec[k->hdr.id_off] = id & 0xff;
-	rec[k->hdr.id_off + 1] = (id >> 8) & 0xff;
+	/* trace.dat is written in the kernel's byte order, the record as it is */
+	id = kt_krec__u16(&k->hdr, rec, size, k->hdr.id_off) + (uint32_t)id_base;
+	rec[k->hdr.id_off + k->hdr.be] = id & 0xff;
+	rec[k->hdr.id_off + !k->hdr.be] = (id >> 8) & 0xff;
 }

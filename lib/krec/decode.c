@@ -164,14 +164,16 @@ int kt_krec__render(const struct kt_krec_event *e, const struct kt_krec_hdr *h,
 		if (off + sp.size > len)
 			goto bad;
 		if (sp.conv == 's') {
-			uint32_t loc = kt_le32(rec + off), so = loc & 0xffff, sl = loc >> 16;
+			uint32_t loc = kt_get32(h->be, rec + off), so = loc & 0xffff,
+				 sl = loc >> 16;
 
 			if (!sl || so < e->size || so + sl > len || rec[so + sl - 1])
 				goto bad;
 			w = conv(out, n, w, spec, 0, (const char *)rec + so);
 		} else {
 			w = conv(out, n, w, spec,
-				 sp.size == 8 ? kt_le64(rec + off) : kt_le32(rec + off), NULL);
+				 sp.size == 8 ? kt_get64(h->be, rec + off) :
+						kt_get32(h->be, rec + off), NULL);
 		}
 		off += sp.size;
 	}
@@ -184,9 +186,10 @@ bad:
 	return -EBADMSG;
 }
 
-uint16_t kt_krec__u16(const uint8_t *rec, uint32_t size, uint32_t off)
+uint16_t kt_krec__u16(const struct kt_krec_hdr *h, const uint8_t *rec, uint32_t size,
+		      uint32_t off)
 {
-	return off + 2 <= size ? (uint16_t)(rec[off] | rec[off + 1] << 8) : 0;
+	return off + 2 <= size ? kt_get16(h->be, rec + off) : 0;
 }
 
 const struct kt_krec_event *kt_krec__find(const struct kt_krec_event *ev, int nr, uint32_t id)
@@ -210,13 +213,13 @@ const struct kt_krec_event *kt_krec__record_event(const struct kt_krec_event *ev
 						  const struct kt_krec_hdr *h, const uint8_t *rec,
 						  uint32_t size, uint32_t *len)
 {
-	uint32_t own = kt_krec__u16(rec, size, h->size_off);
+	uint32_t own = kt_krec__u16(h, rec, size, h->size_off);
 
 	/* the ring rounds a record up to 4 bytes; its own size says what is data */
 	*len = own && own <= size ? own : size;
 	if (size < h->len)
 		return NULL;
-	return kt_krec__find(ev, nr, kt_krec__u16(rec, size, h->id_off));
+	return kt_krec__find(ev, nr, kt_krec__u16(h, rec, size, h->id_off));
 }
 
 int kt_krec__text(const struct kt_krec_event *ev, int nr, const struct kt_krec_hdr *h,
@@ -230,7 +233,7 @@ int kt_krec__text(const struct kt_krec_event *ev, int nr, const struct kt_krec_h
 	e = kt_krec__record_event(ev, nr, h, rec, size, &len);
 	if (!e) {
 		snprintf(out, n, "<id %u>: (no such event)",
-			 size >= h->len ? kt_krec__u16(rec, size, h->id_off) : 0);
+			 size >= h->len ? kt_krec__u16(h, rec, size, h->id_off) : 0);
 		loss->events_unknown++;
 		return -ENOENT;
 	}

@@ -105,7 +105,7 @@ static int read_entry(struct kt_session *s, const struct krec_layout *k, uint64_
 	if (k->str_off.size < sizeof(offs) || kt_read(s, e + k->str_off.off, offs, sizeof(offs)))
 		return -EFAULT;
 	for (i = 0; i < KT_KREC_MAX_ARGS; i++)
-		ev->str_off[i] = (uint16_t)(offs[2 * i] | offs[2 * i + 1] << 8);
+		ev->str_off[i] = kt_get16(s->l.be, offs + 2 * i);
 	if (k->owner.present && !kt_read_member(s, e, &k->owner, &owner) && owner &&
 	    s->l.mod_name.present)
 		kt_read_string(s, owner + s->l.mod_name.off, 56, &ev->owner);
@@ -192,8 +192,8 @@ static void krec_json(struct kt_buffer *b, const struct kt_record *r, FILE *out)
 	e = kt_krec__record_event(k->events, k->nr_events, &k->hdr, r->data, r->size, &len);
 	if (r->size >= k->hdr.len)
 		fprintf(out, ",\"id\":%u,\"pid\":%u",
-			kt_krec__u16((const uint8_t *)r->data, r->size, k->hdr.id_off),
-			kt_le32((const uint8_t *)r->data + k->hdr.pid_off));
+			kt_krec__u16(&k->hdr, (const uint8_t *)r->data, r->size, k->hdr.id_off),
+			kt_get32(k->hdr.be, (const uint8_t *)r->data + k->hdr.pid_off));
 	if (!e) {
 		b->loss.events_unknown++;
 		fputs(",\"event\":null", out);
@@ -237,9 +237,6 @@ int kt_krec__load(struct kt_session *s)
 
 	if (kt_modsyms__find(s, KREC_MODULE, "krec_buffer", &sym, &size))
 		return 0;	/* not loaded */
-	if (s->l.be)	/* its records' ids and string offsets are read little-endian */
-		return kt_err(ENOTSUP, "krec: module krec is loaded, but its ring is not read on "
-				       "a big-endian kernel (s390x) yet");
 	if (kt_read_u64(s, sym, &rb) || !rb)
 		return kt_err(EFAULT, "krec: cannot read krec_buffer at 0x%llx, or it is NULL",
 			      (unsigned long long)sym);
@@ -262,7 +259,7 @@ int kt_krec__load(struct kt_session *s)
 		goto fail;
 	}
 	kr->hdr = (struct kt_krec_hdr){ k.rec_id.off, k.rec_size.off, k.rec_pid.off,
-					k.rec_args.off };
+					k.rec_args.off, s->l.be };
 	err = read_table(s, &k, kr, table,
 			 tsize / 8 > KREC_MAX_BUCKETS ? KREC_MAX_BUCKETS : tsize / 8, &b->loss);
 	if (err)

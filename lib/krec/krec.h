@@ -6,6 +6,8 @@
  * packed in the order of the format: 4 bytes for int conversions, 8 for
  * l/ll/z ones, and for %s a 32-bit data location (length << 16 | offset
  * from the record's start) of the string, stored after the fixed part.
+ * The module writes every field with memcpy() of the value: the kernel's
+ * byte order (big-endian on s390x).
  */
 #ifndef KTRACE_LIB_KREC_H
 #define KTRACE_LIB_KREC_H
@@ -30,9 +32,11 @@ struct kt_krec_event {
 	bool bad_format;		/* the format does not match size/str_off */
 };
 
-/* where the fields of struct krec_record are (from the module's types) */
+/* where the fields of struct krec_record are (from the module's types),
+ * and the byte order the kernel wrote the records in */
 struct kt_krec_hdr {
 	uint32_t id_off, size_off, pid_off, len;
+	bool be;
 };
 
 /*
@@ -51,8 +55,9 @@ int kt_krec__parse(struct kt_krec_event *e, const struct kt_krec_hdr *h);
 int kt_krec__render(const struct kt_krec_event *e, const struct kt_krec_hdr *h,
 		    const uint8_t *rec, uint32_t len, char *out, size_t n);
 
-/* the little-endian u16 at @off of @rec (@size bytes), 0 past the end */
-uint16_t kt_krec__u16(const uint8_t *rec, uint32_t size, uint32_t off);
+/* the u16 at @off of @rec (@size bytes) in @h's byte order, 0 past the end */
+uint16_t kt_krec__u16(const struct kt_krec_hdr *h, const uint8_t *rec, uint32_t size,
+		      uint32_t off);
 /* the event of @id in @ev (@nr, sorted by id), or NULL */
 const struct kt_krec_event *kt_krec__find(const struct kt_krec_event *ev, int nr, uint32_t id);
 /* the event of record @rec, and in *@len the bytes its size says are its own */

@@ -7,7 +7,10 @@
  * mode) and counts what it then drops in blk_trace->dropped. The relay
  * data is already blktrace's file format: struct blk_io_trace records
  * and their pdu, never split across sub-buffers (relay_reserve()), so the
- * unread part is copied record by record, each one checked.
+ * unread part is copied record by record, each one checked. The records
+ * are the kernel's byte order and are written as they are, as the daemon
+ * writes them on that machine (big-endian on s390x; blkparse swaps them
+ * by their magic).
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -84,16 +87,17 @@ struct blk_out {
 	uint64_t records, bytes;
 	uint64_t partly_read;	/* records the reader had read part of */
 	int cpu;		/* the buffer's */
+	bool be;		/* the kernel's byte order, the records' */
 	uint64_t foreign;	/* records whose cpu field is another CPU's */
 	struct kt_relay_loss *loss;
 };
 
 /* the cpu field of a whole record (struct blk_io_trace at 40, blk_io_trace2 at 44) */
-static uint32_t rec_cpu(const uint8_t *p)
+static uint32_t rec_cpu(bool be, const uint8_t *p)
 {
-	unsigned int at = p[0] == KT_BLK_IO_TRACE2_VERSION ? 44 : 40;
+	unsigned int at = p[be ? 3 : 0] == KT_BLK_IO_TRACE2_VERSION ? 44 : 40;
 
-	return kt_le32(p + at);
+	return kt_get32(be, p + at);
 }
 
 /*
@@ -109,14 +113,14 @@ static int blk_run(void *arg, const uint8_t *p, size_t len, size_t head)
 	size_t pos = 0, skip = 0;
 
 	while (pos < head) {
-		long r = kt_blk__record_len(p + pos, len - pos);
+		long r = kt_blk__record_len(o->be, p + pos, len - pos);
 
 		if (r <= 0 || pos + (size_t)r > head)
 			break;
 		pos += (size_t)r;
 	}
 	if (pos < head) {
-		long r = kt_blk__record_len(p + pos, len - pos);
+		long r = kt_blk__record_len(o->be, p + pos, len - pos);
 
 		if (r > 0 && pos + (size_t)r > head)
 			o->partly_read++;	/* written whole from pos */
@@ -124,7 +128,7 @@ static int blk_run(void *arg, const uint8_t *p, size_t len, size_t head)
 			pos = head;		/* no boundary found: from the reader's stop */
 	}
 	while (pos < len) {
-		long r = kt_blk__record_len(p + pos, len - pos);
+		long r = kt_blk__record_len(o->be, p + pos, len - pos);
 
 		if (r == -1) {
 			/* reserved, not (fully) written at the crash, or cut
@@ -145,7 +149,7 @@ static int blk_run(void *arg, const uint8_t *p, size_t len, size_t head)
 		}
 		if (fwrite(p + pos, 1, (size_t)r, o->f) != (size_t)r)
 			return -EIO;
-		if (o->cpu >= 0 && rec_cpu(p + pos) != (uint32_t)o->cpu)
+		if (o->cpu >= 0 && rec_cpu(o->be, p + pos) != (uint32_t)o->cpu)
 			o->foreign++;
 		o->records++;
 		o->bytes += (uint64_t)r;
@@ -169,7 +173,8 @@ static void dev_name(const struct kt_relay_chan *c, char *name, size_t n)
 static int write_cpu(struct kt_session *s, struct kt_relay_chan *c, int buf, const char *path,
 		     FILE *log)
 {
-	struct blk_out o = { .loss = &c->loss, .cpu = buf < 0 ? -1 : c->bufs[buf].cpu };
+	struct blk_out o = { .loss = &c->loss, .cpu = buf < 0 ? -1 : c->bufs[buf].cpu,
+			     .be = s->l.be };
 	int err;
 
 	o.f = fopen(path, "w");

@@ -158,7 +158,7 @@ static int read_buf(struct kt_session *s, const struct relay_layout *l, struct k
 		goto out;
 	}
 	for (i = 0; i < c->n_subbufs; i++)
-		b->padding[i] = kt_le64(raw + 8 * i);
+		b->padding[i] = kt_get64(s->l.be, raw + 8 * i);
 plan:
 	b->st.padding = b->padding;
 	err = kt_relay__plan(&b->st, &b->plan, why, sizeof(why));
@@ -309,9 +309,6 @@ static int relay_find(struct kt_session *s, void **state)
 	if (!r)
 		return kt_err(ENOMEM, "relay channels: out of memory");
 	*state = r;	/* kept on failure too, as a partly read list is */
-	if (s->l.be)	/* blktrace's records and relay's headers are read little-endian */
-		return kt_err(ENOTSUP, "relay channels: not read on a big-endian kernel (s390x) "
-				       "yet");
 	return relay_load(s, r);
 }
 

@@ -143,7 +143,9 @@ void kt_relay__blktrace_ask_layout(struct kt_session *s);
 /*
  * blktrace records (include/uapi/linux/blktrace_api.h): struct
  * blk_io_trace, 48 bytes, then pdu_len bytes; magic is BLK_IO_TRACE_MAGIC
- * << 8 | BLK_IO_TRACE_VERSION (7 since 2.6.19).
+ * << 8 | BLK_IO_TRACE_VERSION (7 since 2.6.19). __blk_add_trace() fills
+ * every field in the kernel's own byte order, and the daemon writes the
+ * relay data as it is: blkparse reads either order, told by the magic.
  */
 #define KT_BLK_IO_TRACE_MAGIC	0x65617400u
 #define KT_BLK_IO_TRACE_VERSION	0x07u
@@ -155,10 +157,11 @@ void kt_relay__blktrace_ask_layout(struct kt_session *s);
 #define KT_BLK_MAX_PDU		65535u
 
 /*
- * The length of the blktrace record at @p (@len bytes available): 48 +
- * pdu_len; 0 if the magic or version is wrong; -1 if the record runs past
- * @len (cut).
+ * The length of the blktrace record at @p (@len bytes available), written
+ * by a kernel of byte order @be (big-endian): 48 + pdu_len; 0 if the magic
+ * or version is wrong (a record of the other byte order too); -1 if the
+ * record runs past @len (cut).
  */
-long kt_blk__record_len(const uint8_t *p, uint64_t len);
+long kt_blk__record_len(bool be, const uint8_t *p, uint64_t len);
 
 #endif

@@ -105,7 +105,18 @@ void kt_relay_plan__free(struct kt_relay_plan *p)
 	p->nr_segs = 0;
 }
 
-long kt_blk__record_len(const uint8_t *p, uint64_t len)
+/* a u16 or u32 of the writing kernel's byte order */
+static uint32_t blk_get(bool be, const uint8_t *p, unsigned int n)
+{
+	uint32_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		v |= (uint32_t)p[be ? i : n - 1 - i] << 8 * (n - 1 - i);
+	return v;
+}
+
+long kt_blk__record_len(bool be, const uint8_t *p, uint64_t len)
 {
 	uint32_t magic, size, pdu_off;
 	uint16_t pdu;
@@ -113,7 +124,7 @@ long kt_blk__record_len(const uint8_t *p, uint64_t len)
 	if (len < 4)
 		return 0;
 	/* MAGIC << 8 | version: 7, struct blk_io_trace; 8 (6.19+), struct blk_io_trace2 */
-	magic = (uint32_t)p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+	magic = blk_get(be, p, 4);
 	if (magic == (KT_BLK_IO_TRACE_MAGIC | KT_BLK_IO_TRACE_VERSION)) {
 		size = KT_BLK_IO_TRACE_SIZE;
 		pdu_off = KT_BLK_PDU_LEN_OFF;
@@ -125,7 +136,7 @@ long kt_blk__record_len(const uint8_t *p, uint64_t len)
 	}
 	if (len < size)
 		return -1;
-	pdu = (uint16_t)(p[pdu_off] | p[pdu_off + 1] << 8);
+	pdu = (uint16_t)blk_get(be, p + pdu_off, 2);
 	if (size + (uint64_t)pdu > len)
 		return -1;
 	return size + pdu;

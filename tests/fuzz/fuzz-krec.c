@@ -5,7 +5,8 @@
  * hold them: formats that do not match their sizes, string offsets
  * anywhere, ids with no entry, records of any length.
  *
- * Input: 1 byte, the number of events (1 + n % 4); per event 21 bytes
+ * Input: 1 byte, the number of events (1 + n % 4) and, in its bit 7, the
+ * kernel's byte order (set: big-endian, as s390x writes); per event 21 bytes
  * (id u16, size u16, nr_str u8, str_off u16[8]), then its format and
  * name, NUL-terminated; the rest: records, each a length byte and that
  * many bytes.
@@ -25,7 +26,7 @@ static int cmp_id(const void *a, const void *b)
 
 int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 {
-	static const struct kt_krec_hdr hdr = { 0, 2, 4, 8 };
+	struct kt_krec_hdr hdr = { 0, 2, 4, 8, false };
 	struct kt_krec_event ev[MAX_EVENTS];
 	const uint8_t *p = in + 1, *end = in + len;
 	struct kt_loss loss = { 0 };
@@ -35,6 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 	if (len < 1)
 		return 0;
 	nr = 1 + in[0] % MAX_EVENTS;
+	hdr.be = in[0] & 0x80;
 	memset(ev, 0, sizeof(ev));
 	for (i = 0; i < nr; i++) {
 		const uint8_t *z;

@@ -66,7 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 			if (n > dlen - off)
 				n = dlen - off;
 			while (pos < n) {
-				long r = kt_blk__record_len(data + off + pos, n - pos);
+				/* either kernel byte order, by the run's first bit */
+				long r = kt_blk__record_len(data[off] & 1, data + off + pos,
+							    n - pos);
 
 				if (r < 0)
 					break;

@@ -354,6 +354,37 @@ int main(void)
 			  "the kernel's rules: \"%#06x\" of 0 is 0x0000, \"%.0u\" of 0 is 0");
 	}
 
+	/*
+	 * a big-endian kernel's record (s390x): the module memcpy()s every
+	 * value, so id, size, pid, the arguments and a string's data
+	 * location are in the kernel's order
+	 */
+	{
+		static const struct kt_krec_hdr be = { .id_off = 0, .size_off = 2, .pid_off = 4,
+						       .len = 8, .be = true };
+		static const uint8_t rec_be[] = {
+			0x00, 0x01, 0x00, 0x1d, 0x00, 0x00, 0x00, 0x2a,	/* id 1, size 29, pid 42 */
+			0x00, 0x05, 0x00, 0x18,				/* "eth0": 5 << 16 | 24 */
+			0x00, 0x00, 0x05, 0xdc,				/* 1500 */
+			0x00, 0x00, 0x00, 0x1c, 0xbe, 0x99, 0x1a, 0x14,	/* 123456789012 */
+			'e', 't', 'h', '0', 0, 0, 0, 0,
+		};
+		struct kt_krec_event xmit = ev[0];
+		uint32_t len;
+
+		CHECK(!kt_krec__parse(&xmit, &be), "demo_xmit on a big-endian kernel: format matches");
+		err = kt_krec__text(&xmit, 1, &be, rec_be, sizeof(rec_be), out, sizeof(out), &loss);
+		CHECK_STR(out, "demo_xmit: dev=eth0 len=1500 seq=123456789012",
+			  "a big-endian record: string, int and u64 in the kernel's order");
+		CHECK(!err, "  decoded: 0");
+		CHECK(kt_krec__record_event(&xmit, 1, &be, rec_be, sizeof(rec_be), &len) == &xmit &&
+			      len == 29,
+		      "its id 1 and its own size 29 read big-endian");
+		err = kt_krec__text(&xmit, 1, &hdr, rec_be, sizeof(rec_be), out, sizeof(out), &loss);
+		CHECK_STR(out, "<id 256>: (no such event)",
+			  "the same bytes read little-endian: id 256, no such event");
+	}
+
 	test_session();
 	return fk_failed;
 }

@@ -7,7 +7,8 @@
  * n_subbufs + 1), and damaged values refused with a message: sizes and
  * counts out of range, offsets past the sub-buffer, padding larger than
  * it, consumed ahead of produced. Then blktrace records: length from
- * pdu_len, a wrong magic or version refused, a record cut by the end.
+ * pdu_len, a wrong magic or version refused, a record cut by the end, in
+ * either kernel byte order (a record of the other order refused).
  */
 #include "fake-check.h"
 #include "relay/relay.h"
@@ -102,20 +103,41 @@ int main(void)
 
 	/* blktrace records */
 	blk(rec, 0x65617407, 16);
-	CHECK(kt_blk__record_len(rec, 64) == 64, "a record with a 16-byte pdu is 64 bytes");
-	CHECK(kt_blk__record_len(rec, 63) == -1, "a record cut by the end of the data");
-	CHECK(kt_blk__record_len(rec, 20) == -1, "a header cut by the end of the data");
+	CHECK(kt_blk__record_len(false, rec, 64) == 64, "a record with a 16-byte pdu is 64 bytes");
+	CHECK(kt_blk__record_len(false, rec, 63) == -1, "a record cut by the end of the data");
+	CHECK(kt_blk__record_len(false, rec, 20) == -1, "a header cut by the end of the data");
 	blk(rec, 0x65617406, 0);
-	CHECK(kt_blk__record_len(rec, 48) == 0, "version 6 refused");
+	CHECK(kt_blk__record_len(false, rec, 48) == 0, "version 6 refused");
 	blk(rec, 0x12345607, 0);
-	CHECK(kt_blk__record_len(rec, 48) == 0, "a wrong magic refused");
-	CHECK(kt_blk__record_len(rec, 3) == 0, "3 bytes are no record");
+	CHECK(kt_blk__record_len(false, rec, 48) == 0, "a wrong magic refused");
+	CHECK(kt_blk__record_len(false, rec, 3) == 0, "3 bytes are no record");
 	/* struct blk_io_trace2 (version 8, 6.19+): 64 bytes, pdu_len at 50 */
 	memset(rec, 0, sizeof(rec));
 	rec[0] = 0x08; rec[1] = 0x74; rec[2] = 0x61; rec[3] = 0x65;
 	rec[50] = 16;
-	CHECK(kt_blk__record_len(rec, 80) == 80, "a blk_io_trace2 record with a 16-byte pdu is 80 bytes");
-	CHECK(kt_blk__record_len(rec, 79) == -1, "a blk_io_trace2 record cut by the end of the data");
-	CHECK(kt_blk__record_len(rec, 60) == -1, "a blk_io_trace2 header cut (60 of 64 bytes)");
+	CHECK(kt_blk__record_len(false, rec, 80) == 80, "a blk_io_trace2 record with a 16-byte pdu is 80 bytes");
+	CHECK(kt_blk__record_len(false, rec, 79) == -1, "a blk_io_trace2 record cut by the end of the data");
+	CHECK(kt_blk__record_len(false, rec, 60) == -1, "a blk_io_trace2 header cut (60 of 64 bytes)");
+	/* a big-endian kernel's (s390x): magic and pdu_len in its order; a
+	 * record of the other order is no record */
+	memset(rec, 0, sizeof(rec));
+	rec[0] = 0x65; rec[1] = 0x61; rec[2] = 0x74; rec[3] = 0x07;
+	rec[46] = 0x01; rec[47] = 0x02;
+	CHECK(kt_blk__record_len(true, rec, 48 + 258) == 48 + 258,
+	      "a big-endian record's pdu_len 0x0102 read big-endian (258 bytes)");
+	rec[46] = 0; rec[47] = 16;
+	CHECK(kt_blk__record_len(true, rec, 64) == 64,
+	      "a big-endian record with a 16-byte pdu is 64 bytes");
+	CHECK(kt_blk__record_len(true, rec, 63) == -1, "a big-endian record cut by the end");
+	CHECK(kt_blk__record_len(false, rec, 64) == 0,
+	      "a big-endian record is no record of a little-endian kernel");
+	blk(rec, 0x65617407, 16);
+	CHECK(kt_blk__record_len(true, rec, 64) == 0,
+	      "a little-endian record is no record of a big-endian kernel");
+	memset(rec, 0, sizeof(rec));
+	rec[0] = 0x65; rec[1] = 0x61; rec[2] = 0x74; rec[3] = 0x08;
+	rec[50] = 0; rec[51] = 16;
+	CHECK(kt_blk__record_len(true, rec, 80) == 80,
+	      "a big-endian blk_io_trace2 record with a 16-byte pdu is 80 bytes");
 	return fk_failed;
 }
