@@ -74,6 +74,54 @@ static void print_info(struct kt_render *rc, struct trace_seq *q, struct tep_rec
 }
 
 /*
+ * Whether libtraceevent's text of bprint record @rec depends on bytes past
+ * its end: @rec printed from a copy followed by zeros and from one followed
+ * by 0x01 0x00 pairs (a %s ends within two bytes either way) must be the
+ * same. The padding holds 8 bytes for each character of its format and
+ * more: a conversion is two characters at least and takes 16 bytes at
+ * most, with its alignment. Printing a record twice costs a little: only
+ * the bprints libtraceevent prints come here.
+ */
+static bool bprint_reads_past(struct kt_render *rc, struct tep_event *ev,
+			      const struct tep_record *rec)
+{
+	struct tep_record c = *rec;
+	struct trace_seq t0, t1;
+	/* a conversion is 2 characters of the format or more, and takes 16 bytes at most */
+	size_t pad = 8 * kt_trace_printk__fmt_len(rc, ev, rec) + 256, size = (size_t)rec->size;
+	uint8_t *buf;
+	bool differ;
+	size_t i;
+
+	/* a trial: libtraceevent's failed mark (see the caller) is the caller's to judge */
+	int failed = ev->flags & TEP_EVENT_FL_FAILED;
+
+	buf = malloc(size + pad);
+	if (!buf)
+		return false;
+	memcpy(buf, rec->data, size);
+	c.data = buf;
+	memset(buf + size, 0, pad);
+	trace_seq_init(&t0);
+	print_info(rc, &t0, &c);
+	trace_seq_terminate(&t0);
+	if (!failed)
+		ev->flags &= ~TEP_EVENT_FL_FAILED;	/* each trial from the same state */
+	for (i = 0; i < pad; i++)
+		buf[size + i] = (i & 1) ? 0 : 1;
+	trace_seq_init(&t1);
+	print_info(rc, &t1, &c);
+	trace_seq_terminate(&t1);
+	differ = t0.len != t1.len || memcmp(t0.buffer, t1.buffer, t0.len);
+	if (!failed)
+		ev->flags &= ~TEP_EVENT_FL_FAILED;
+	trace_seq_destroy(&t0);
+	trace_seq_destroy(&t1);
+	free(buf);
+	return differ;
+}
+
+/*
  * %p as the trace file printed it. Before the hash-ptr option (5.11,
  * TRACE_ITER_HASH_PTR) event output showed the raw pointer; since, the
  * option (on by default) hashes it like vsprintf: siphash with the boot's
@@ -764,6 +812,22 @@ int kt_render__event(struct kt_render *rc, struct kt_buffer *b, const struct kt_
 			int failed = ev->flags & TEP_EVENT_FL_FAILED;
 			struct trace_seq t;
 
+			/*
+			 * libtraceevent reads a bprint's arguments as its format
+			 * says, on past the record when the record ends first (a
+			 * conversion not printed here, so the arguments were not
+			 * counted: found by fuzz-events, a value that differed with
+			 * -J 1 and -J 2). The record is printed twice, followed by
+			 * zeros and by other bytes: a text that differs came from
+			 * past the record, which the kernel never wrote
+			 */
+			if (bprint_reads_past(rc, ev, &rec)) {
+				unsigned int o = q->len;
+
+				return kt_guard__not_rendered(s, b, kt_session__find_event(s, r->type),
+							      q, o, "a trace_printk() format whose "
+							      "arguments run past its record");
+			}
 			trace_seq_init(&t);
 			print_info(rc, &t, &rec);
 			trace_seq_terminate(&t);

@@ -109,6 +109,8 @@ void kt_output__put_args(struct kt_session *s, struct kt_buffer *b, uint64_t fun
  * format reads, which the caller counts rather than hand to libtraceevent;
  * -E2BIG (nothing printed): the line would not fit the kernel's trace_seq
  */
+size_t kt_trace_printk__fmt_len(struct kt_render *rc, struct tep_event *ev,
+				const struct tep_record *r);
 int kt_trace_printk__print(struct kt_render *rc, struct tep_event *ev, struct tep_record *r,
 			   struct trace_seq *q);
 /* @e's own printer (kt_output__register()); false: it has none, or it did not print */

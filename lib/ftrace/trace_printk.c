@@ -297,6 +297,27 @@ static bool fmt_differs(const char *fmt)
 	return false;
 }
 
+/* the length of bprint record @r's format (its "fmt" address), 0 when it is not known */
+size_t kt_trace_printk__fmt_len(struct kt_render *rc, struct tep_event *ev,
+				const struct tep_record *r)
+{
+	struct kt_session *s = rc->s;
+	const char *fmt = NULL, *f;
+	uint64_t want, addr;
+	bool ok = true;
+	int i;
+
+	want = kt_output__field(ev, "fmt", (struct tep_record *)r, &ok);
+	if (!ok)
+		return 0;
+	kt_lock(s);
+	for (i = 0; !fmt && kt_session__printk_fmt(s, i, &addr, &f); i++)
+		if (addr == want)
+			fmt = f;
+	kt_unlock(s);
+	return fmt ? strlen(fmt) : 0;
+}
+
 int kt_trace_printk__print(struct kt_render *rc, struct tep_event *ev, struct tep_record *r,
 			   struct trace_seq *q)
 {

@@ -138,8 +138,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 			kt_text__write(s, b, f2, &tj);
 			fclose(f1);
 			fclose(f2);
-			if (n1 != n2 || memcmp(one, two, n1))
+			if (n1 != n2 || memcmp(one, two, n1)) {
+				/* what differs, for the report: -J 1's text, then -J 2's */
+				fprintf(stderr, "-J 1 (%zu bytes):\n%s\n-J 2 (%zu bytes):\n%s\n", n1,
+					one ? one : "", n2, two ? two : "");
 				__builtin_trap();
+			}
 			free(one);
 			free(two);
 		}
