@@ -67,8 +67,14 @@ start_one() {
 
 # report NAME: print a finished test's output and count its results
 report() {
-	local name=$1 rc np nf ns tt
+	local name=$1 rc np nf ns tt se
 	rc=$(cat "$work/$name.rc") tt=$(cat "$work/$name.time")
+	# the shell's own error ("t-x.sh: line 44: f: command not found", an
+	# unbound variable, a syntax error; not its warnings): the script did not run as
+	# written, whatever it concluded (t-target's tier choice ran a missing
+	# function for sessions, and read only the s390x cases)
+	se=$(grep -E '^[^ ]*\.sh: line [0-9]+: ' "$work/$name.out" | grep -m 1 -v ': warning: ')
+	[ -n "$se" ] && echo "not ok - the shell said: $se" >>"$work/$name.out"
 	sed "s|^|[$name] |" "$work/$name.out"
 	np=$(grep -c '^ok - ' "$work/$name.out")
 	nf=$(grep -c '^not ok - ' "$work/$name.out")

@@ -20,6 +20,9 @@
 # 77 (skip) when there is no fixture.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+# is_base_case (the tier's pick)
+. "$here/lib.sh"
+
 cache=${KTRACE_CACHE:-$HOME/.cache/ktrace}
 o=${O:-build}
 case $o in /*) ;; *) o=$here/../$o ;; esac
