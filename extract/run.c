@@ -101,6 +101,18 @@ static bool relay_lost(struct kt_session *s)
 	return false;
 }
 
+/*
+ * what --list's walk of LTTng's sessions counted (a session, channel or
+ * buffer refused, a list broken), the account's as a write's is: --list
+ * says 10 then, as for a relay channel
+ */
+static bool lttng_lost(struct kt_session *s)
+{
+	struct kt_losses ls = { .sz = sizeof(ls) };
+
+	return !kt_session__losses(s, NULL, &ls) && kt_lttng_loss__any(&ls.lttng);
+}
+
 /* --blktrace DIR, --relay DIR: 0 written, 10 written but something lost, 6 none */
 static int write_relay(const struct kx_options *o, struct kt_session *s)
 {
@@ -315,7 +327,7 @@ int kx_run(const struct kx_options *o, struct kt_session *s)
 		return status;
 	if (o->list_only || o->events) {
 		kt_session__loss(s, &l);
-		if (o->list_only && relay_lost(s))
+		if (o->list_only && (relay_lost(s) || lttng_lost(s)))
 			return KT_EXIT_PARTIAL;
 		/* the table printed is not the kernel's whole table */
 		if (o->events && l.events_unread) {

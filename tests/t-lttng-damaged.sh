@@ -40,6 +40,18 @@ check commit "buffer of cpu 0 at $buf0: commit count [0-9]* past the [0-9]* byte
 	"a commit count past the sub-buffer"
 check metadata "session ktrace: metadata cache at $cache: metadata cut short: [0-9]* bytes end inside a declaration: refused" \
 	"metadata cut short"
+# --list lists what it can and says a refused buffer by its status, as for
+# a relay channel: 10 for the damaged buffers, 0 for the intact dump
+for c in ids commit; do
+	"${X[@]}" --list "$DD/$c.elf" >"$tmp/$c.list" 2>&1
+	rc=$?
+	[ $rc = 10 ] && grep -q '^lttng ktrace/chan0 .*(1 refused)' "$tmp/$c.list" &&
+		ok "$c: --list shows the buffer refused and exits 10" ||
+		nok "$c: --list exit $rc: $(grep '^lttng' "$tmp/$c.list" | head -n 2 | tr '\n' ' ')"
+done
+"${X[@]}" --list "$D/vmcore.elf" >"$tmp/good.list" 2>&1
+rc=$?
+[ $rc = 0 ] && ok "the intact dump: --list exits 0" || nok "the intact dump: --list exit $rc"
 # what is intact is still written: cpu 1's stream, read by babeltrace2
 for c in ids commit; do
 	k=$tmp/$c/ktrace/kernel
