@@ -797,6 +797,8 @@ int kt_render__event(struct kt_render *rc, struct kt_buffer *b, const struct kt_
 		{
 			unsigned int o = q->len;
 			int perr = kt_trace_printk__print(rc, ev, &rec, q);
+			int failed = ev->flags & TEP_EVENT_FL_FAILED;
+			struct trace_seq t;
 
 			if (!perr)
 				return 0;
@@ -807,27 +809,20 @@ int kt_render__event(struct kt_render *rc, struct kt_buffer *b, const struct kt_
 			if (perr == -E2BIG)
 				return kt_guard__not_rendered(s, b, kt_session__find_event(s, r->type),
 							      q, o, "longer than the kernel's trace_seq");
-		}
-		{
-			int failed = ev->flags & TEP_EVENT_FL_FAILED;
-			struct trace_seq t;
-
 			/*
 			 * libtraceevent reads a bprint's arguments as its format
 			 * says, on past the record when the record ends first (a
 			 * conversion not printed here, so the arguments were not
 			 * counted: found by fuzz-events, a value that differed with
-			 * -J 1 and -J 2). The record is printed twice, followed by
+			 * -J 1 and -J 2). Unless kt_trace_printk__print() read them
+			 * all within the record, it is printed twice, followed by
 			 * zeros and by other bytes: a text that differs came from
 			 * past the record, which the kernel never wrote
 			 */
-			if (bprint_reads_past(rc, ev, &rec)) {
-				unsigned int o = q->len;
-
+			if (perr != KT_PRINTK_CHECKED && bprint_reads_past(rc, ev, &rec))
 				return kt_guard__not_rendered(s, b, kt_session__find_event(s, r->type),
-							      q, o, "a trace_printk() format whose "
+							      q, q->len, "a trace_printk() format whose "
 							      "arguments run past its record");
-			}
 			trace_seq_init(&t);
 			print_info(rc, &t, &rec);
 			trace_seq_terminate(&t);

@@ -109,6 +109,13 @@ void kt_output__put_args(struct kt_session *s, struct kt_buffer *b, uint64_t fun
  * format reads, which the caller counts rather than hand to libtraceevent;
  * -E2BIG (nothing printed): the line would not fit the kernel's trace_seq
  */
+/*
+ * kt_trace_printk__print(): the record's arguments were read to the end of
+ * its format, within the record, and glibc prints them as the kernel did:
+ * libtraceevent prints it (the other values: 0 printed, -EOPNOTSUPP not
+ * checked here, -EBADMSG and -E2BIG not printable)
+ */
+#define KT_PRINTK_CHECKED 1
 size_t kt_trace_printk__fmt_len(struct kt_render *rc, struct tep_event *ev,
 				const struct tep_record *r);
 int kt_trace_printk__print(struct kt_render *rc, struct tep_event *ev, struct tep_record *r,

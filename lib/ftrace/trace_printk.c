@@ -297,11 +297,10 @@ static bool fmt_differs(const char *fmt)
 	return false;
 }
 
-/* the length of bprint record @r's format (its "fmt" address), 0 when it is not known */
-size_t kt_trace_printk__fmt_len(struct kt_render *rc, struct tep_event *ev,
-				const struct tep_record *r)
+/* bprint record @r's format (its "fmt" address among the trace_printk() formats), or NULL */
+static const char *record_fmt(struct kt_session *s, struct tep_event *ev,
+			      const struct tep_record *r)
 {
-	struct kt_session *s = rc->s;
 	const char *fmt = NULL, *f;
 	uint64_t want, addr;
 	bool ok = true;
@@ -309,12 +308,20 @@ size_t kt_trace_printk__fmt_len(struct kt_render *rc, struct tep_event *ev,
 
 	want = kt_output__field(ev, "fmt", (struct tep_record *)r, &ok);
 	if (!ok)
-		return 0;
+		return NULL;
 	kt_lock(s);
 	for (i = 0; !fmt && kt_session__printk_fmt(s, i, &addr, &f); i++)
 		if (addr == want)
 			fmt = f;
 	kt_unlock(s);
+	return fmt;
+}
+
+size_t kt_trace_printk__fmt_len(struct kt_render *rc, struct tep_event *ev,
+				const struct tep_record *r)
+{
+	const char *fmt = record_fmt(rc->s, ev, r);
+
 	return fmt ? strlen(fmt) : 0;
 }
 
@@ -323,21 +330,14 @@ int kt_trace_printk__print(struct kt_render *rc, struct tep_event *ev, struct te
 {
 	struct kt_session *s = rc->s;
 	struct tep_format_field *buf = tep_find_field(ev, "buf");
-	const char *fmt = NULL, *f;
+	const char *fmt;
 	struct trace_seq t;
-	uint64_t want, addr;
-	bool ok = true;
-	int i, err;
+	int err;
 
-	want = kt_output__field(ev, "fmt", r, &ok);
-	if (!ok || !buf || buf->offset < 0 || buf->offset > r->size ||
+	if (!buf || buf->offset < 0 || buf->offset > r->size ||
 	    tep_is_file_bigendian(ev->tep) || tep_get_long_size(ev->tep) != 8)
 		return -EOPNOTSUPP;
-	kt_lock(s);
-	for (i = 0; !fmt && kt_session__printk_fmt(s, i, &addr, &f); i++)
-		if (addr == want)
-			fmt = f;
-	kt_unlock(s);
+	fmt = record_fmt(s, ev, r);
 	if (!fmt)
 		return -EOPNOTSUPP;
 	/*
@@ -352,7 +352,7 @@ int kt_trace_printk__print(struct kt_render *rc, struct tep_event *ev, struct te
 			 (int)kt_guard__seq_size(s) - (int)q->len - 1);
 	trace_seq_terminate(&t);
 	if (!err && !fmt_differs(fmt))
-		err = -EOPNOTSUPP;	/* glibc prints it alike: libtraceevent's, as always */
+		err = KT_PRINTK_CHECKED;	/* glibc prints it alike: libtraceevent's, as always */
 	if (!err)
 		kt_output__text(q, t.buffer, t.len);
 	trace_seq_destroy(&t);

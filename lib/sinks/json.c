@@ -149,16 +149,16 @@ void kt_json__str(FILE *out, const char *p, size_t max)
 }
 
 /*
- * ftrace's kernel_stack and user_stack: "unsigned long caller[8]" in the
- * format, but since 5.2 struct stack_entry's caller[] holds as many as the
- * depth saved (fewer or more than 8): the rest of the record.
+ * ftrace's kernel_stack: "unsigned long caller[8]" in the format, but
+ * since 5.2 struct stack_entry's caller[] holds as many as the depth saved
+ * (fewer or more than 8), all of which trace_stack_print() prints: the
+ * rest of the record. (user_stack's is a fixed FTRACE_STACK_ENTRIES.)
  */
 static bool stack_callers(const struct tep_format_field *f, const struct kt_record *r)
 {
-	return !strcmp(f->name, "caller") && f->size == 64 && f->offset >= 0 &&
+	return (f->flags & TEP_FIELD_IS_ARRAY) && !strcmp(f->name, "caller") && f->offset >= 0 &&
 	       (uint32_t)f->offset <= r->size && f->event->system &&
-	       !strcmp(f->event->system, "ftrace") &&
-	       (!strcmp(f->event->name, "kernel_stack") || !strcmp(f->event->name, "user_stack"));
+	       !strcmp(f->event->system, "ftrace") && !strcmp(f->event->name, "kernel_stack");
 }
 
 static void json_field(struct jbuf *out, struct tep_format_field *f, const struct kt_record *r)
@@ -193,15 +193,13 @@ static void json_field(struct jbuf *out, struct tep_format_field *f, const struc
 	}
 	if (stack_callers(f, r)) {
 		/* as many as the record holds, all of which trace_stack_print() prints */
-		uint32_t off;
-		bool first = true;
+		uint32_t off, es = f->elementsize ? (uint32_t)f->elementsize : 8;
 
 		jb_putc(out, '[');
-		for (off = (uint32_t)f->offset; off + 8 <= r->size; off += 8) {
-			if (!first)
+		for (off = (uint32_t)f->offset; off + es <= r->size; off += es) {
+			if (off != (uint32_t)f->offset)
 				jb_putc(out, ',');
-			first = false;
-			jb_udec(out, kt_getn(tep_is_file_bigendian(f->event->tep), d + off, 8));
+			jb_udec(out, kt_getn(tep_is_file_bigendian(f->event->tep), d + off, es));
 		}
 		jb_putc(out, ']');
 		return;
