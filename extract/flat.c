@@ -381,12 +381,10 @@ int kx_flat__open(int fd, const char *path, int force, struct kx_flat **out, cha
 		flat->nfilled = flat->capfilled = 0;
 	}
 	/* the size may end in a hole the last record did not fill */
-	if (ftruncate(flat->fd, (off_t)flat->image_size) ||
-	    fcntl(flat->fd, F_ADD_SEALS,
-		  F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)) {
-		ret = -errno;
+	ret = ftruncate(flat->fd, (off_t)flat->image_size) ? -errno : kx_memfd_seal(flat->fd);
+	if (ret) {
 		snprintf(msg, msglen, "vmcore %s: seal rearranged image: %s",
-			 path, strerror(errno));
+			 path, strerror(-ret));
 		goto out;
 	}
 	if (!fstat(flat->fd, &st))

@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "io.h"
@@ -70,4 +72,19 @@ int kx_data_extent(int fd, uint64_t off, uint64_t size, uint64_t *start, uint64_
 	*start = (uint64_t)d;
 	*end = h < 0 || (uint64_t)h > size ? size : (uint64_t)h;
 	return 1;
+}
+
+int kx_memfd_seal(int fd)
+{
+	const struct timespec pause = { 0, 10 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		if (!fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL))
+			return 0;
+		if (errno != EBUSY)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	return -errno;
 }

@@ -388,10 +388,9 @@ int kx_kdesc__repair(int fd, uint64_t size, const struct kx_kdesc *k, uint64_t c
 			goto fail;
 	}
 	what = "sealing the copy";
-	if (fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)) {
-		err = -errno;
+	err = kx_memfd_seal(mfd);
+	if (err)
 		goto fail;
-	}
 	free(buf);
 	*repaired = mfd;
 	return 0;

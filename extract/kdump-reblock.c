@@ -476,10 +476,9 @@ int kx_kreblock__write(int fd, uint64_t size, int (*filled)(const void *, uint64
 	if (o.ndescs && (err = flush_descs(&o)))
 		goto fail;
 	what = "sealing the copy";
-	if (fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)) {
-		err = -errno;
+	err = kx_memfd_seal(mfd);
+	if (err)
 		goto fail;
-	}
 	r->fd = mfd;
 	r->memory = o.data_at;
 	mfd = -1;
