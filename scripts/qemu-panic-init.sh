@@ -85,6 +85,36 @@ markers() {
 	wait
 }
 
+# truth-raw{ (hashed for the TRUTH_DISK=raw recipes only, as the block below)
+# TRUTH_DISK=raw and a RUN shell script (the recorder fixtures' *-run.sh):
+# it runs sourced by /ktrace/raw-run, whose mount and umount functions take
+# its "mount -t ext4 /dev/vda DIR" as a directory made in the initramfs and
+# its "umount DIR" (that DIR) as one tar archive of it written to the raw
+# disk; any other mount goes to busybox. Functions, not commands in PATH:
+# busybox sh runs its own applets before PATH.
+if [ "$TRUTH_DISK" = raw ] && [ -n "$RUN" ] && [ "$(head -c 9 "$RUN")" = '#!/bin/sh' ]; then
+	cat >/ktrace/raw-run <<'EOF'
+#!/bin/sh
+mount() {
+	if [ $# = 4 ] && [ "$1" = -t ] && [ "$2" = ext4 ] && [ "$3" = /dev/vda ]; then
+		mkdir -p "$4" && truth_dir=$4
+	else
+		/bin/busybox mount "$@"
+	fi
+}
+umount() {
+	if [ $# = 1 ] && [ "$1" = "${truth_dir:-}" ]; then
+		tar -c -f /dev/vda -C "$1" . && sync
+	else
+		/bin/busybox umount "$@"
+	fi
+}
+. /ktrace/run
+EOF
+	chmod +x /ktrace/raw-run
+	RUN=/ktrace/raw-run
+fi
+# }truth-raw
 if [ -n "$RUN" ]; then
 	if [ "$RUN_SETUP" = 1 ]; then
 		setup $T "$EVENTS" "$BUFFER_KB" "$OPTIONS"
