@@ -4,7 +4,9 @@
  * it gets, through kt_page__load() and kt_page__next().
  *
  * Input: one byte of parameters (bit 0: a 4-byte commit as 32-bit kernels
- * have, data at 12; bits 1-2: sub-buffer of 4, 8, 16 or 32 KiB), two
+ * have, data at 12; bits 1-2: sub-buffer of 4, 8, 16 or 32 KiB; bit 3: a
+ * big-endian kernel's page, s390x's: its words and the event header's
+ * bit-fields in that order), two
  * bytes of read offset (buffer_page.read), then the page (zero-padded to
  * the sub-buffer size, which is allocated exactly so that AddressSanitizer
  * sees any read past it).
@@ -40,6 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 		l.dp_data = (struct kt_member){ true, 16, 0 };
 	}
 	subbuf = 4096u << ((in[0] >> 1) & 3);
+	l.be = (in[0] >> 3) & 1;
 	start = in[1] | in[2] << 8;
 	in += 3;
 	len -= 3;
