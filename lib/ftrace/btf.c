@@ -10,6 +10,8 @@
  * The BTF is the kernel's .BTF section, __start_BTF..__stop_BTF, read
  * once through the target (the same bytes /sys/kernel/btf/vmlinux had),
  * so this needs no DWARF and works for crash and ktrace-extract alike.
+ * It is in the kernel's byte order (big-endian on s390x; its magic says
+ * which), and so are the argument registers of the record.
  * The print is 7.2's (Debian's linux-source-7.2): a pointer "0x%lx", an
  * integer "%ld" when BTF_INT_SIGNED else "0x%lx" (bool and char too), an
  * enum "%ld" and " [NAME]" when an enumerator has that value, void or an
@@ -50,6 +52,7 @@ struct kt_btf {
 	uint32_t nr;
 	struct btf_func *funcs;	/* BTF_KIND_FUNC by name, then id */
 	uint32_t nr_funcs;
+	bool be;		/* its byte order, the kernel's: told by the magic */
 };
 
 /* btf_kind_str[] of kernel/bpf/btf.c (btf_type_str()) */
@@ -64,10 +67,16 @@ static uint32_t kind_of(uint32_t info)
 	return (info >> 24) & 0x1f;
 }
 
-/* bytes of the type record at @p (its struct btf_type and what follows), 0: unknown kind */
-static uint32_t type_len(const uint8_t *p)
+/* a word of the BTF, in its byte order */
+static uint32_t u32(const struct kt_btf *b, const uint8_t *p)
 {
-	uint32_t info = kt_le32(p + 4), vlen = info & 0xffff;
+	return kt_get32(b->be, p);
+}
+
+/* bytes of the type record at @p (its struct btf_type and what follows), 0: unknown kind */
+static uint32_t type_len(const struct kt_btf *b, const uint8_t *p)
+{
+	uint32_t info = u32(b, p + 4), vlen = info & 0xffff;
 
 	switch (kind_of(info)) {
 	case BK_INT: case BK_VAR: case BK_DECL_TAG:
@@ -157,12 +166,14 @@ int kt_btf__parse(uint8_t *data, size_t size, struct kt_btf **out)
 		kt_btf__destroy(b);
 		return kt_err(-EINVAL, "the kernel's BTF is damaged (%zu bytes)", size);
 	}
-	hdr_len = kt_le32(b->data + 4);
-	type_off = kt_le32(b->data + 8);
-	b->types_len = kt_le32(b->data + 12);
-	str_off = kt_le32(b->data + 16);
-	b->strs_len = kt_le32(b->data + 20);
-	if ((b->data[0] | b->data[1] << 8) != BTF_MAGIC || hdr_len < 24 || hdr_len > size ||
+	/* the magic in the kernel's byte order: 9f eb little-endian, eb 9f big-endian (s390x) */
+	b->be = (b->data[0] << 8 | b->data[1]) == BTF_MAGIC;
+	hdr_len = u32(b, b->data + 4);
+	type_off = u32(b, b->data + 8);
+	b->types_len = u32(b, b->data + 12);
+	str_off = u32(b, b->data + 16);
+	b->strs_len = u32(b, b->data + 20);
+	if (kt_get16(b->be, b->data) != BTF_MAGIC || hdr_len < 24 || hdr_len > size ||
 	    type_off > size - hdr_len || b->types_len > size - hdr_len - type_off ||
 	    str_off > size - hdr_len || b->strs_len > size - hdr_len - str_off || !b->strs_len) {
 		kt_btf__destroy(b);
@@ -184,14 +195,14 @@ int kt_btf__parse(uint8_t *data, size_t size, struct kt_btf **out)
 		b->off[n] = pos;
 		if (pos == b->types_len)
 			break;
-		if (b->types_len - pos < 12 || !(len = type_len(b->types + pos)) ||
+		if (b->types_len - pos < 12 || !(len = type_len(b, b->types + pos)) ||
 		    len > b->types_len - pos) {
 			err = kt_err(-EINVAL, "the kernel's BTF is damaged, or has a kind ktrace "
 					      "does not know, at type %u", n);
 			kt_btf__destroy(b);
 			return err;
 		}
-		if (kind_of(kt_le32(b->types + pos + 4)) == BK_FUNC)
+		if (kind_of(u32(b, b->types + pos + 4)) == BK_FUNC)
 			b->nr_funcs++;
 		pos += len;
 	}
@@ -204,7 +215,7 @@ int kt_btf__parse(uint8_t *data, size_t size, struct kt_btf **out)
 		const uint8_t *t = type_at(b, n);
 		const char *name;
 
-		if (kind_of(kt_le32(t + 4)) != BK_FUNC || !(name = str_at(b, kt_le32(t))) || !*name)
+		if (kind_of(u32(b, t + 4)) != BK_FUNC || !(name = str_at(b, u32(b, t))) || !*name)
 			continue;
 		b->funcs[b->nr_funcs].name = name;
 		b->funcs[b->nr_funcs++].id = n;
@@ -241,9 +252,9 @@ static const uint8_t *skip_modifiers(const struct kt_btf *b, uint32_t id)
 	int i;
 
 	for (i = 0; t && i < 64; i++) {
-		switch (kind_of(kt_le32(t + 4))) {
+		switch (kind_of(u32(b, t + 4))) {
 		case BK_TYPEDEF: case BK_VOLATILE: case BK_CONST: case BK_RESTRICT: case BK_TYPE_TAG:
-			t = type_at(b, kt_le32(t + 8));
+			t = type_at(b, u32(b, t + 8));
 			continue;
 		}
 		return t;
@@ -302,10 +313,10 @@ int kt_btf__print(const struct kt_btf *b, const char *name, bool in_module, cons
 		goto out;
 	}
 	fn = type_at(b, id);
-	proto = type_at(b, kt_le32(fn + 8));
-	if (!proto || kind_of(kt_le32(proto + 4)) != BK_FUNC_PROTO)
+	proto = type_at(b, u32(b, fn + 8));
+	if (!proto || kind_of(u32(b, proto + 4)) != BK_FUNC_PROTO)
 		goto out;
-	nr = kt_le32(proto + 4) & 0xffff;
+	nr = u32(b, proto + 4) & 0xffff;
 	p = proto + 12;
 	/* a: the argument register, i: the parameter (a struct takes several) */
 	for (a = 0, i = 0; i < nr; a++, i++, p += 8) {
@@ -318,12 +329,12 @@ int kt_btf__print(const struct kt_btf *b, const char *name, bool in_module, cons
 			trace_seq_puts(q, "...");
 			break;
 		}
-		arg = kt_le64(args + 8 * a);
-		pname = str_at(b, kt_le32(p));
+		arg = kt_get64(b->be, args + 8 * a);
+		pname = str_at(b, u32(b, p));
 		if (pname)
 			trace_seq_printf(q, "%s=", pname);
-		t = skip_modifiers(b, kt_le32(p + 4));
-		switch (t ? kind_of(kt_le32(t + 4)) : BK_UNKN) {
+		t = skip_modifiers(b, u32(b, p + 4));
+		switch (t ? kind_of(u32(b, t + 4)) : BK_UNKN) {
 		case BK_UNKN:
 			trace_seq_putc(q, '?');
 			/* the value still printed */
@@ -333,13 +344,13 @@ int kt_btf__print(const struct kt_btf *b, const char *name, bool in_module, cons
 			break;
 		case BK_INT:
 			/* BTF_INT_ENCODING(): BTF_INT_SIGNED is bit 0 of bits 24-27 */
-			if ((kt_le32(t + 12) >> 24) & 1)
+			if ((u32(b, t + 12) >> 24) & 1)
 				trace_seq_printf(q, "%lld", (long long)arg);
 			else
 				trace_seq_printf(q, "0x%llx", (unsigned long long)arg);
 			break;
 		case BK_ENUM: {
-			uint32_t k, vlen = kt_le32(t + 4) & 0xffff;
+			uint32_t k, vlen = u32(b, t + 4) & 0xffff;
 
 			trace_seq_printf(q, "%lld", (long long)arg);
 			for (k = 0; k < vlen; k++) {
@@ -347,9 +358,9 @@ int kt_btf__print(const struct kt_btf *b, const char *name, bool in_module, cons
 				const char *ename;
 
 				/* arg == enums[i].val: an unsigned long and an s32 */
-				if ((uint64_t)(int64_t)(int32_t)kt_le32(e + 4) != arg)
+				if ((uint64_t)(int64_t)(int32_t)u32(b, e + 4) != arg)
 					continue;
-				ename = str_at(b, kt_le32(e));
+				ename = str_at(b, u32(b, e));
 				trace_seq_printf(q, " [%s]", ename ? ename : "(null)");
 				break;
 			}
@@ -357,9 +368,9 @@ int kt_btf__print(const struct kt_btf *b, const char *name, bool in_module, cons
 		}
 		default: {
 			/* "This does not handle complex arguments": t->size read as the size */
-			uint64_t x, tsize = kt_le32(t + 8);
+			uint64_t x, tsize = u32(b, t + 8);
 
-			trace_seq_printf(q, "(%s)[0x%llx", kind_str[kind_of(kt_le32(t + 4))],
+			trace_seq_printf(q, "(%s)[0x%llx", kind_str[kind_of(u32(b, t + 4))],
 					 (unsigned long long)arg);
 			for (x = 8; x < tsize; x += 8) {
 				trace_seq_putc(q, ':');
@@ -367,7 +378,7 @@ int kt_btf__print(const struct kt_btf *b, const char *name, bool in_module, cons
 					trace_seq_puts(q, "...]");
 					goto out;
 				}
-				trace_seq_printf(q, "0x%llx", (unsigned long long)kt_le64(args + 8 * a));
+				trace_seq_printf(q, "0x%llx", (unsigned long long)kt_get64(b->be, args + 8 * a));
 			}
 			trace_seq_putc(q, ']');
 			break;

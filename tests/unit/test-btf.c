@@ -36,6 +36,9 @@ static struct kt_btf *kernel_btf(void)
 	return out;
 }
 
+/* the registers as the record holds them: in the kernel's byte order */
+static bool args_be;
+
 static char *print(const struct kt_btf *b, const char *name, bool mod, const uint64_t *regs,
 		   uint32_t n, int *err)
 {
@@ -46,7 +49,7 @@ static char *print(const struct kt_btf *b, const char *name, bool mod, const uin
 
 	for (k = 0; k < n; k++)
 		for (int j = 0; j < 8; j++)
-			args[8 * k + j] = (uint8_t)(regs[k] >> (8 * j));
+			args[8 * k + (args_be ? 7 - j : j)] = (uint8_t)(regs[k] >> (8 * j));
 	trace_seq_init(&q);
 	*err = kt_btf__print(b, name, mod, args, n, &q);
 	trace_seq_terminate(&q);
@@ -144,9 +147,65 @@ static void test_damaged(void)
 	CHECK(kt_btf__parse(d, 10, &b) < 0 && !b, "10 bytes are refused");
 }
 
+static void swap32(uint8_t *p)
+{
+	uint8_t t = p[0];
+
+	p[0] = p[3];
+	p[3] = t;
+	t = p[1];
+	p[1] = p[2];
+	p[2] = t;
+}
+
+/*
+ * A big-endian kernel's BTF (s390x's): the same blob with its magic and
+ * every word of its header and type section swapped (every BTF type
+ * record is a row of 32-bit words), its strings as they are; and the
+ * argument registers big-endian as the record holds them. Every line
+ * must print as the little-endian kernel's does.
+ */
+static void test_big_endian(void)
+{
+	struct kt_btf *b = NULL;
+	size_t size, i;
+	uint8_t *d = fk_btf_kernel(&size);
+	uint32_t hdr_len = d[4] | d[5] << 8 | (uint32_t)d[6] << 16 | (uint32_t)d[7] << 24;
+	uint32_t type_off = d[8] | d[9] << 8 | (uint32_t)d[10] << 16 | (uint32_t)d[11] << 24;
+	uint32_t type_len = d[12] | d[13] << 8 | (uint32_t)d[14] << 16 | (uint32_t)d[15] << 24;
+	uint64_t vfs[6] = { 0x2d76500, 0x2ba4080, 2, 0, 0, 0 };
+	uint64_t hrt[6] = { 0x764ae60, 4818448558, 0, 10, 0, 0 };
+	uint64_t neg[6] = { (uint64_t)-22, 0xffffffffffffffea, 3, 4, 5, 6 };
+	uint64_t r[6] = { 1, 2, 3, 4, 5, 6 }, m8[6] = { 8 };
+	uint8_t t = d[0];
+
+	d[0] = d[1];
+	d[1] = t;
+	for (i = 4; i < hdr_len; i += 4)
+		swap32(d + i);
+	for (i = 0; i < type_len; i += 4)
+		swap32(d + hdr_len + type_off + i);
+	CHECK(kt_btf__parse(d, size, &b) == 0 && b, "a big-endian BTF of %zu bytes parses", size);
+	if (!b)
+		return;
+	args_be = true;
+	/* ksid-s390x-fargs's own lines (the kernel's trace file) */
+	expect(b, "vfs_write", vfs, "(file=0x2d76500, buf=0x2ba4080, count=0x2, pos=0x0)");
+	expect(b, "hrtimer_start_range_ns", hrt,
+	       "(timer=0x764ae60, tim=4818448558, delta_ns=0x0, "
+	       "mode=10 [HRTIMER_MODE_ABS_PINNED_HARD])");
+	expect(b, "nr_context_switches_cpu", neg, "(cpu=-22)");
+	expect(b, "seven", neg, "(a=-22, b=-22, c=3, d=4, e=5, f=6, ...)");
+	expect(b, "by_value", r, "(p=(STRUCT)[0x1:0x2], x=3)");
+	expect(b, "enum_arg", m8, "(m=8 [HRTIMER_MODE_HARD])");
+	args_be = false;
+	kt_btf__destroy(b);
+}
+
 int main(void)
 {
 	test_kernel_lines();
+	test_big_endian();
 	test_damaged();
 	return fk_failed;
 }
