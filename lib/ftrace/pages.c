@@ -491,8 +491,8 @@ int kt_page_iter__next_cursor(struct kt_page_iter *it, struct kt_page_cursor *cu
 		 * a commit; a zero header there is memory a dump filter (or a
 		 * tool that cannot map the page) replaced with zeros.
 		 */
-		if (it->expect_data && !kt_le64(it->data + l->dp_time_stamp.off) &&
-		    !kt_le64(it->data + l->dp_commit.off)) {
+		if (it->expect_data && !kt_get64(l->be, it->data + l->dp_time_stamp.off) &&
+		    !kt_get64(l->be, it->data + l->dp_commit.off)) {
 			it->b->loss.pages_zero++;
 			kt_warn(it->s, "%s: cpu%d: sub-buffer of buffer_page 0x%llx is zero-filled "
 				       "where events were written, skipped", it->b->name,
