@@ -63,21 +63,23 @@ for c in $(cases); do
 			else
 				nok "$c/$b: bin: exit $rc, $(cmp <(grep -av '^# ktrace: ' "$out") "$truth" 2>&1 | head -n 1)"
 			fi
-			# print_bin_fmt(): pid, cpu (int), ts (u64), then trace_nop_print()
+			# print_bin_fmt(): pid, cpu (int), ts (u64), then trace_nop_print(),
+			# in the kernel's byte order (s390x: big-endian)
 			want=$(python3 -c '
 import struct, sys, re
 d = open(sys.argv[1], "rb").read()
+bo = ">" if sys.argv[2] == "s390x" else "<"
 i = 0
 while d[i:i + 1] == b"#":	# the text header (trace_default_header())
     i = d.index(b"\n", i) + 1
 while i < len(d):
-    pid, cpu, ts = struct.unpack_from("<iiQ", d, i)
+    pid, cpu, ts = struct.unpack_from(bo + "iiQ", d, i)
     m = re.match(rb"type: (\d+)\n", d[i + 16:])
     if not m:
         sys.exit("bad record at %d" % i)
     print(pid, cpu, ts)
     i += 16 + m.end()
-' "$truth" 2>&1)
+' "$truth" "${ARCH:-amd64}" 2>&1)
 			got=$(sed -n 's/^{"instance".*"cpu":\([0-9]*\),"ts":\([0-9]*\),.*"pid":\([0-9-]*\),.*/\3 \1 \2/p' "$json")
 			nw=$(echo "$want" | wc -l)
 			if [ "$want" = "$got" ]; then

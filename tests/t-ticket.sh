@@ -201,12 +201,15 @@ for c in $(cases); do
 		# each) and time stamp (u64, ns), then the event's binary output,
 		# here "type: N" lines; the summary's last line of the panicking
 		# CPU (global buffer) must be that entry: its pid and time (us,
-		# rounded as the kernel's ns2usecs does)
-		blast=$(perl -e 'local $/; my $d = <STDIN>; my $i = 0;
+		# rounded as the kernel's ns2usecs does), in the kernel's byte
+		# order (s390x: big-endian)
+		bo='<'
+		[ "${ARCH:-amd64}" = s390x ] && bo='>'
+		blast=$(perl -e 'local $/; my $d = <STDIN>; my $i = 0; my $o = $ARGV[1];
 			$i = index($d, "\n", $i) + 1 while substr($d, $i, 1) eq "#";
 			my ($n, $last) = (0, "");
 			while ($i + 16 <= length($d)) {
-				my ($pid, $cpu, $ts) = unpack("l<l<Q<", substr($d, $i, 16));
+				my ($pid, $cpu, $ts) = unpack("l${o}l${o}Q${o}", substr($d, $i, 16));
 				my $j = index($d, "\n", $i + 16);
 				last if $j < 0;
 				$i = $j + 1; $n++;
@@ -214,7 +217,7 @@ for c in $(cases); do
 				my $us = int(($ts + 500) / 1000);
 				$last = sprintf("%d %d.%06d", $pid, $us / 1000000, $us % 1000000);
 			}
-			print "$n $last\n"' "$cpu" <"$dir/truth/global.trace")
+			print "$n $last\n"' "$cpu" "$bo" <"$dir/truth/global.trace")
 		read -r bn bpid bts <<<"$blast"
 		sline=$(awk -v h="last events on the panicking cpu $cpu:" 'index($0, h) { on = 1; next }
 			on && (/^buffer / || /^$/) { exit } on' "$t/summary.txt" | tail -n 1)

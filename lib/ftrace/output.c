@@ -733,15 +733,15 @@ static void put_bytes(struct trace_seq *q, const uint8_t *p, unsigned n)
 		trace_seq_putc(q, *p++);
 }
 
-/* SEQ_PUT_FIELD(): a field's bytes as they are (x86-64: little-endian) */
-static void put_field(struct trace_seq *q, uint64_t v, int bytes)
+/* SEQ_PUT_FIELD(): a field's bytes as they are, in the kernel's byte order (@be) */
+static void put_field(struct trace_seq *q, bool be, uint64_t v, int bytes)
 {
-	uint8_t le[8];
+	uint8_t d[8];
 	int i;
 
 	for (i = 0; i < bytes; i++)
-		le[i] = (uint8_t)(v >> (8 * i));
-	put_bytes(q, le, (unsigned)bytes);
+		d[be ? bytes - 1 - i : i] = (uint8_t)(v >> (8 * i));
+	put_bytes(q, d, (unsigned)bytes);
 }
 
 /* trace_fn_bin() */
@@ -754,8 +754,8 @@ static bool bin_function(struct kt_render *rc, struct kt_buffer *b, struct tep_e
 
 	if (!ok)
 		return false;
-	put_field(q, ip, 8);
-	put_field(q, parent, 8);
+	put_field(q, rc->s->l.be, ip, 8);
+	put_field(q, rc->s->l.be, parent, 8);
 	return true;
 }
 
@@ -933,9 +933,9 @@ static int bin_record(struct kt_render *rc, struct kt_buffer *b, const struct kt
 	const struct kt_printer *p = ev ? printer_of(rc->s, r->type) : NULL;
 
 	if (o->context_info) {
-		put_field(q, (uint32_t)r->pid, 4);
-		put_field(q, (uint32_t)r->cpu, 4);
-		put_field(q, r->ts, 8);
+		put_field(q, rc->s->l.be, (uint32_t)r->pid, 4);
+		put_field(q, rc->s->l.be, (uint32_t)r->cpu, 4);
+		put_field(q, rc->s->l.be, r->ts, 8);
 	}
 	if (!ev)
 		return -ENOENT;

@@ -56,8 +56,10 @@ static const char *const funcs_sym[KT_DYN_NR] = {
 
 /*
  * 6.19+: "u8 nb_args:7; u8 user_arg_is_str:1; s8 user_arg_size; short
- * user_mask": the bit-field byte is the one before user_arg_size (GCC's
- * little-endian layout: nb_args its low 7 bits). Its nb_args is checked
+ * user_mask": the bit-field byte is the one before user_arg_size. GCC
+ * allocates bit-fields from the low bit on a little-endian machine (nb_args
+ * its low 7 bits) and from the high bit on a big-endian one (s390x:
+ * nb_args its high 7 bits, user_arg_is_str bit 0). Its nb_args is checked
  * against the event's own fields at render time.
  */
 static int syscall_nb_args(struct kt_session *s, struct kt_event *e, uint64_t meta, uint64_t *nb)
@@ -68,8 +70,8 @@ static int syscall_nb_args(struct kt_session *s, struct kt_event *e, uint64_t me
 	if (!l->sm_user_mask.present || l->sm_user_mask.off < 2 ||
 	    kt_read(s, meta + l->sm_user_mask.off - 2, &byte, 1))
 		return -1;
-	*nb = byte & 0x7f;
-	e->sc_user_is_str = byte >> 7;
+	*nb = l->be ? byte >> 1 : byte & 0x7f;
+	e->sc_user_is_str = l->be ? byte & 1 : byte >> 7;
 	return 0;
 }
 
