@@ -18,7 +18,7 @@
 # in that next packet, so that every packet the snapshot holds is still in
 # the dump. Then a last mark, the
 # truth saved (snapshot, marks-at-snapshot, last-mark, the kernel's own
-# ftrace file with a marker, and lttng.trace/.last/.stats for
+# ftrace file with a marker, also as global.trace, and lttng.trace/.last/.stats for
 # make-vmcores: the marks in order; overrun: the packets overwritten
 # before the snapshot's oldest, from each stream's first packet_seq_num),
 # and the guest panics (make-vmcores: --crash-after-run).
@@ -121,6 +121,9 @@ n=$last
 echo "$last" >/truth/last-mark
 echo "ktrace-lttng-ftrace-mark $n" >$T/trace_marker
 cat $T/trace >/truth/ftrace.trace
+# the global buffer's trace under the name the ftrace tests know (t-target
+# takes a recorder's case without it for one that left ftrace untouched)
+cp /truth/ftrace.trace /truth/global.trace
 cp /tmp/lttng.log /tmp/sessiond.log /truth/
 i=1
 while [ $i -le "$n" ]; do
