@@ -135,7 +135,11 @@ for c in $(all_cases); do
 	# (a line two CPUs wrote into at once, a second stamp's tail inside
 	# it, is the console's garbling, not a record: a PREEMPT_RT kernel's
 	# panic path prints from two contexts, "...: s487028] Kernel pany...")
-	tr -d '\r' <"$dir/console.log" | grep -E '^\[ *[0-9]+\.[0-9]{6}\] ' |
+	# The console has the text's bytes as they are; the log writes a byte
+	# outside ASCII's printable and \t..\r as \xNN (lib/printk/log.c)
+	# (lttng-modules 2.13.18: "LTTng: Loaded modules v2.13.18 (Nordicit\xc3\xa9)")
+	tr -d '\r' <"$dir/console.log" | perl -pe 's/([^\x20-\x7e\t-\r])/sprintf("\\x%02x", ord $1)/ge' |
+		grep -E '^\[ *[0-9]+\.[0-9]{6}\] ' |
 		grep -vE '^\[ *[0-9]+\.[0-9]{6}\] .*[0-9]{6}\] ' >"$tmp/console"
 	missing=$(grep -cvxF -f "$tmp/log.stamped" "$tmp/console")
 	if [ ! -s "$tmp/console" ]; then

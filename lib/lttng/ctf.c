@@ -123,8 +123,8 @@ static int write_buf(struct kt_session *s, const struct kt_lttng_layout *l,
 			c->loss.packets_unreadable++;
 			continue;
 		}
-		if (cur && kt_lttng__close_packet(pkt, c->subbuf_size, b->plan.cur_data, b->page,
-						  b->last_tsc, b->discarded)) {
+		if (cur && kt_lttng__close_packet(s->l.be, pkt, c->subbuf_size, b->plan.cur_data,
+						  b->page, b->last_tsc, b->discarded)) {
 			c->loss.bufs_damaged++;
 			continue;
 		}

@@ -6,7 +6,9 @@
  * kt_lttng__plan(), walk.c). The types come from the DWARF of the lttng
  * modules (--module-debuginfo) through the target; the names and
  * meanings are those of lttng-modules 2.13 (src/lttng-events.c,
- * include/ringbuffer/{backend,frontend}_types.h).
+ * include/ringbuffer/{backend,frontend}_types.h). Every value is read in
+ * the kernel's byte order (the target's: kt_read_member()), the packet
+ * headers too (kt_lttng__parse_header()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +38,6 @@ int kt_lttng__layout(struct kt_session *s, struct kt_lttng_layout *l)
 	int err = 0;
 
 	memset(l, 0, sizeof(*l));
-	if (s->l.be)	/* its packets and CTF metadata are read little-endian */
-		return kt_err(ENOTSUP, "LTTng: not read on a big-endian kernel (s390x) yet");
 	err |= member(s, SESSION, "list", &l->s_list);
 	err |= member(s, SESSION, "chan", &l->s_chan);
 	err |= member(s, SESSION, "name", &l->s_name);
@@ -129,6 +129,7 @@ int kt_lttng__read_buf(struct kt_session *s, const struct kt_lttng_layout *l,
 		return 0;
 	}
 	b->page = c->subbuf_size / b->pages_per_subbuf;
+	b->st.page = b->page;
 	/* overwrite mode keeps one more page set for the reader (extra_reader_sb) */
 	b->st.nr_sets = c->num_subbuf + (c->overwrite ? 1 : 0);
 	b->sets = calloc(b->st.nr_sets, sizeof(*b->sets));
@@ -144,7 +145,7 @@ int kt_lttng__read_buf(struct kt_session *s, const struct kt_lttng_layout *l,
 		    kt_read(s, virt, hdr, sizeof(hdr)))
 			continue;	/* not readable: plan() skips it */
 		b->set_addr[i] = pages;
-		kt_lttng__parse_header(hdr, sizeof(hdr), &b->sets[i]);
+		kt_lttng__parse_header(s->l.be, hdr, sizeof(hdr), &b->sets[i]);
 	}
 	/* the slot being written: buf_wsb[index of offset].id */
 	cur_idx = (b->st.offset / c->subbuf_size) & (c->num_subbuf - 1);

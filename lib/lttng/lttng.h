@@ -35,8 +35,11 @@
 #include <stdint.h>
 #include <ktrace/ktrace.h>
 
-/* struct packet_header of lttng-ring-buffer-client.h (2.13); the TSDL of
- * every kernel trace declares the same packet header and context */
+/* struct packet_header of lttng-ring-buffer-client.h (2.13, __packed: the
+ * same offsets on every architecture); the TSDL of every kernel trace
+ * declares the same packet header and context. The client fills it in the
+ * kernel's own byte order, which the TSDL's trace block declares
+ * (`byte_order = be` on s390x): it is read and closed in that order. */
 #define KT_CTF_MAGIC			0xc1fc1fc1u
 #define KT_LTTNG_PH_MAGIC		0
 #define KT_LTTNG_PH_UUID		4
@@ -69,6 +72,7 @@ struct kt_lttng_pkt {
 /* one buffer's state, as read from its struct lttng_kernel_ring_buffer */
 struct kt_lttng_state {
 	uint64_t subbuf_size, num_subbuf;
+	uint64_t page;			/* the kernel's PAGE_SIZE: a backend page */
 	uint64_t offset;		/* buf->offset: the write position */
 	uint64_t consumed;		/* buf->consumed: the reader's position */
 	uint64_t commit_cur;		/* commit_hot[index of offset].cc */
@@ -99,15 +103,17 @@ struct kt_lttng_plan {
  */
 int kt_lttng__plan(const struct kt_lttng_state *st, struct kt_lttng_plan *p, char *why, size_t n);
 void kt_lttng_plan__free(struct kt_lttng_plan *p);
-/* the header fields of a page set's first bytes @hdr (@len of them) */
-void kt_lttng__parse_header(const uint8_t *hdr, size_t len, struct kt_lttng_pkt *pkt);
+/* the header fields of a page set's first bytes @hdr (@len of them),
+ * written by a kernel of byte order @be (big-endian) */
+void kt_lttng__parse_header(bool be, const uint8_t *hdr, size_t len, struct kt_lttng_pkt *pkt);
 /*
  * Close the packet being written: @pkt (its @len bytes, the header
  * first) gets timestamp_end @ts_end, content_size @data bytes, packet_size
  * @data rounded up to @page, events_discarded @discarded, as the client's
- * buffer_end() would have; -EBADMSG when @data is shorter than the header.
+ * buffer_end() would have, in the kernel's byte order @be (big-endian);
+ * -EBADMSG when @data is shorter than the header.
  */
-int kt_lttng__close_packet(uint8_t *pkt, size_t len, uint64_t data, uint64_t page,
+int kt_lttng__close_packet(bool be, uint8_t *pkt, size_t len, uint64_t data, uint64_t page,
 			   uint64_t ts_end, uint64_t discarded);
 /*
  * Check the TSDL text @text (@len bytes) LTTng keeps for a session: no

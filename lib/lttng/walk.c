@@ -10,33 +10,25 @@
 #include "../internal.h"
 #include "lttng.h"
 
-static uint64_t le(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-
-	while (n--)
-		v = v << 8 | p[n];
-	return v;
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
+/* a u64 of the packet header in the kernel's byte order @be */
+static void put64(bool be, uint8_t *p, uint64_t v)
 {
 	int i;
 
 	for (i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
+		p[be ? 7 - i : i] = (uint8_t)(v >> (8 * i));
 }
 
-void kt_lttng__parse_header(const uint8_t *hdr, size_t len, struct kt_lttng_pkt *pkt)
+void kt_lttng__parse_header(bool be, const uint8_t *hdr, size_t len, struct kt_lttng_pkt *pkt)
 {
 	memset(pkt, 0, sizeof(*pkt));
 	if (len < KT_LTTNG_PH_SIZE)
 		return;
 	pkt->readable = true;
-	pkt->magic = (uint32_t)le(hdr + KT_LTTNG_PH_MAGIC, 4);
-	pkt->seq = le(hdr + KT_LTTNG_PH_SEQ_NUM, 8);
-	pkt->content_size = le(hdr + KT_LTTNG_PH_CONTENT_SIZE, 8);
-	pkt->packet_size = le(hdr + KT_LTTNG_PH_PACKET_SIZE, 8);
+	pkt->magic = kt_get32(be, hdr + KT_LTTNG_PH_MAGIC);
+	pkt->seq = kt_get64(be, hdr + KT_LTTNG_PH_SEQ_NUM);
+	pkt->content_size = kt_get64(be, hdr + KT_LTTNG_PH_CONTENT_SIZE);
+	pkt->packet_size = kt_get64(be, hdr + KT_LTTNG_PH_PACKET_SIZE);
 }
 
 void kt_lttng_plan__free(struct kt_lttng_plan *p)
@@ -71,6 +63,12 @@ int kt_lttng__plan(const struct kt_lttng_state *st, struct kt_lttng_plan *p, cha
 		snprintf(why, n, "sub-buffer size %llu is not a power of two in [%u, %llu]",
 			 (unsigned long long)sb, KT_LTTNG_PH_SIZE,
 			 (unsigned long long)KT_LTTNG_MAX_SUBBUF_SIZE);
+		return -EBADMSG;
+	}
+	/* client_buffer_end(): packet_size is the data rounded up to PAGE_SIZE */
+	if (!pow2(st->page) || st->page < KT_LTTNG_PH_SIZE || st->page > sb) {
+		snprintf(why, n, "page size %llu is not a power of two in [%u, %llu]",
+			 (unsigned long long)st->page, KT_LTTNG_PH_SIZE, (unsigned long long)sb);
 		return -EBADMSG;
 	}
 	if (!pow2(nsb) || nsb > KT_LTTNG_MAX_SUBBUFS) {
@@ -167,9 +165,8 @@ int kt_lttng__plan(const struct kt_lttng_state *st, struct kt_lttng_plan *p, cha
 			p->bad_sets++;
 	if (in_sb) {
 		p->set[p->nr] = st->cur_set;
-		p->bytes[p->nr++] = (cc + 4095) & ~4095ull;
-		if (p->bytes[p->nr - 1] > sb)
-			p->bytes[p->nr - 1] = sb;
+		/* a power of two up to sb: the rounded size is within it */
+		p->bytes[p->nr++] = (cc + st->page - 1) & ~(st->page - 1);
 		p->has_cur = true;
 	}
 	return 0;
@@ -178,7 +175,7 @@ fail:
 	return err;
 }
 
-int kt_lttng__close_packet(uint8_t *pkt, size_t len, uint64_t data, uint64_t page,
+int kt_lttng__close_packet(bool be, uint8_t *pkt, size_t len, uint64_t data, uint64_t page,
 			   uint64_t ts_end, uint64_t discarded)
 {
 	uint64_t psize;
@@ -188,10 +185,10 @@ int kt_lttng__close_packet(uint8_t *pkt, size_t len, uint64_t data, uint64_t pag
 	psize = page ? (data + page - 1) / page * page : data;
 	if (psize > len)
 		psize = len;
-	put_le64(pkt + KT_LTTNG_PH_TS_END, ts_end);
-	put_le64(pkt + KT_LTTNG_PH_CONTENT_SIZE, data * 8);
-	put_le64(pkt + KT_LTTNG_PH_PACKET_SIZE, psize * 8);
-	put_le64(pkt + KT_LTTNG_PH_DISCARDED, discarded);
+	put64(be, pkt + KT_LTTNG_PH_TS_END, ts_end);
+	put64(be, pkt + KT_LTTNG_PH_CONTENT_SIZE, data * 8);
+	put64(be, pkt + KT_LTTNG_PH_PACKET_SIZE, psize * 8);
+	put64(be, pkt + KT_LTTNG_PH_DISCARDED, discarded);
 	/* the unused tail: zeros, as a fresh sub-buffer page after a write */
 	memset(pkt + data, 0, psize - data);
 	return 0;

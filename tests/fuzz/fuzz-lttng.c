@@ -7,7 +7,9 @@
  * Input: 6 little-endian u64 (subbuf_size, num_subbuf, offset, consumed,
  * commit count of the current slot, current page-set index; sizes folded
  * small), then one 84-byte packet header per page set (missing ones: not
- * readable), then the rest as metadata text.
+ * readable), then the rest as metadata text. The kernel's byte order is
+ * big-endian when bit 62 of the first u64 is set, its page size 4096 or,
+ * with bit 61, the sub-buffer size shifted by the current page-set index.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 	const uint8_t *rest;
 	char why[200];
 	size_t i, off = 48;
+	bool be;
 
 	if (len < 48)
 		return 0;
@@ -47,12 +50,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 	st.commit_cur = u64(in + 32);
 	st.commit_count_mask = ~0ull >> (st.num_subbuf ? __builtin_ctzll(st.num_subbuf) : 0);
 	st.cur_set = u64(in + 40) % 20;
+	be = u64(in) & (1ull << 62);
+	st.page = 4096;
+	if (u64(in) & (1ull << 61))
+		st.page = st.subbuf_size >> (u64(in + 40) % 20);
 	st.nr_sets = st.num_subbuf + 1 <= 17 ? st.num_subbuf + 1 : 17;
 	memset(sets, 0, sizeof(sets));
 	for (i = 0; i < st.nr_sets; i++) {
 		if (off + KT_LTTNG_PH_SIZE > len)
 			break;
-		kt_lttng__parse_header(in + off, KT_LTTNG_PH_SIZE, &sets[i]);
+		kt_lttng__parse_header(be, in + off, KT_LTTNG_PH_SIZE, &sets[i]);
 		off += KT_LTTNG_PH_SIZE;
 	}
 	st.sets = sets;
@@ -68,8 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 				if (!pkt)
 					break;
 				if (p.cur_data > st.subbuf_size ||
-				    kt_lttng__close_packet(pkt, st.subbuf_size, p.cur_data, 4096, 1,
-							   2))
+				    kt_lttng__close_packet(be, pkt, st.subbuf_size, p.cur_data, st.page,
+							   1, 2))
 					abort();
 				free(pkt);
 			}
