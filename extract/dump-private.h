@@ -42,6 +42,7 @@ struct kx_dump {
 	kdump_bmp_t *ram;	/* memory.pagemap: pfns that are RAM */
 	kdump_bmp_t *filemap;	/* file.pagemap of a compressed dump: pfns it holds */
 	unsigned long renewed;	/* contexts replaced after a failed read (renew_ctx()) */
+	unsigned long filtered;	/* reads that failed on a page the dump left out (-ENODATA) */
 	unsigned int page_shift;
 	/* ppc64 with pages libkdumpfile does not know: our layout on every context */
 	int ppc64_own;

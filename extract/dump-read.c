@@ -491,8 +491,33 @@ int kx_dump__read(void *priv, uint64_t kvaddr, void *buf, size_t len)
 
 	pthread_mutex_lock(&d->lock);
 	ret = read_locked(d, kvaddr, buf, len);
+	if (ret == -ENODATA)
+		d->filtered++;
 	pthread_mutex_unlock(&d->lock);
 	return ret;
+}
+
+void kx_dump__report(const struct kx_dump *d, FILE *f)
+{
+	/*
+	 * makedumpfile 1.7.4 to 1.7.8 (and master at b7587f1): its
+	 * ppc64_vtop_level4() reads a page-table level as the table's first
+	 * page, so with a PGD larger than a page (a radix kernel with 4 KiB
+	 * pages: 2^13 entries) vmemmap's entry is read as the linear map's,
+	 * the struct pages are read in the kernel's first MiBs, and pages in
+	 * use are left out as "Hwpoison pages" (docs/libkdumpfile.md). A hash
+	 * kernel's PGD is one page, and a 64 KiB kernel's too.
+	 */
+	if (!d || !d->filtered || !d->ppc64_own || d->page_shift != 12 || !d->ppc64.pgd ||
+	    d->ppc64.index[3] + 3 <= d->page_shift)
+		return;
+	fprintf(f, "ktrace-extract: %lu read%s fell on pages this dump left out. It is a dump of "
+		   "a ppc64 radix kernel with 4 KiB pages (its page directory is larger than a "
+		   "page): makedumpfile 1.7.4 to 1.7.8 read such a kernel's struct pages in the "
+		   "wrong place and leave out pages in use as hwpoisoned (its report counts "
+		   "\"Hwpoison pages\"); a copy of /proc/vmcore, or a makedumpfile with the fix "
+		   "described in ktrace's docs/libkdumpfile.md, keeps them\n",
+		d->filtered, d->filtered == 1 ? "" : "s");
 }
 
 /*

@@ -9,6 +9,7 @@
 #define KTRACE_EXTRACT_DUMP_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <ktrace/target.h>
 
@@ -69,6 +70,14 @@ void kx_dump__close(struct kx_dump *d);
 void kx_dump__target(struct kx_dump *d, struct kt_target *t);
 /* the vmlinux opened with the dump, as a type and symbol source; NULL when alone */
 struct kx_vmsrc *kx_dump__vmsrc(const struct kx_dump *d);
+
+/*
+ * Once, at the end (or when the session could not open): what the dump is
+ * known to lose, where reads fell on pages it left out and the kind of
+ * dump names a cause (a ppc64 radix kernel with 4 KiB pages filtered by
+ * makedumpfile 1.7.4 to 1.7.8). Nothing otherwise.
+ */
+void kx_dump__report(const struct kx_dump *d, FILE *f);
 
 /* vmcoreinfo OSRELEASE of the dump, or NULL */
 const char *kx_dump__osrelease(const struct kx_dump *d);

@@ -246,12 +246,14 @@ void kx_resolver__report_failed_open(struct kx_resolver *r)
 {
 	if (r->indump)
 		kx_indump__report(r->indump, stderr);
+	kx_dump__report(kx_resolver__dump(r), stderr);
 }
 
 int kx_resolver__report(struct kx_resolver *r)
 {
 	unsigned int n;
 
+	kx_dump__report(kx_resolver__dump(r), stderr);
 	if (r->indump)
 		return kx_indump__report(r->indump, stderr) ? 1 : 0;
 	/*
