@@ -5,7 +5,9 @@
 # libtraceevent) are byte-identical, with the same stderr and exit status.
 # So that the comparison is not empty, each kernel series' plain case must
 # have compiled some formats (ktrace-extract -v counts them) and printed
-# records through them; with KTRACE_NO_FASTFMT=1 none are compiled.
+# records through them; with KTRACE_NO_FASTFMT=1 none are compiled. The
+# big-endian kernels' plain cases (s390x) too: their records are read in
+# the kernel's byte order.
 . "$(dirname "$0")/lib.sh"
 [ -x "$KTRACE_BIN" ] || { echo "skip - $KTRACE_BIN not built"; exit 77; }
 tmp=$(mktemp -d)
@@ -51,7 +53,7 @@ for c in $(all_cases); do
 done
 
 # the comparison above is not empty: formats were compiled and used
-for c in k5.10 k6.1 k6.12 mixed; do
+for c in k5.10 k6.1 k6.12 mixed k6.12-s390x ksid-s390x; do
 	dir=$VMCORES/$c
 	[ -f "$dir/case.env" ] || continue
 	unset VMLINUX FORMATS

@@ -20,7 +20,12 @@
  * as __print_flags(), a precision of %s, '*', %c, a dynamic field but as
  * a string, an operator other than an array index, a handler or a failed
  * parse) leaves the event to libtraceevent. KTRACE_NO_FASTFMT=1 turns the
- * programs off (tests/t-jobs.sh compares both ways on every fixture).
+ * programs off (tests/t-fastfmt.sh compares both ways on every fixture).
+ *
+ * A record's fields are in the crashed kernel's byte order, which is the
+ * handle's file endianness (tep_setup() sets it from kt_layout.be): a
+ * program reads every number, array element and __data_loc word in it, as
+ * tep_read_number() does (s390x's records are big-endian).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -52,6 +57,7 @@ struct ff_op {
 
 struct kt_fastfmt {
 	int nr;
+	bool be;		/* the kernel's records are big-endian */
 	size_t max;		/* the longest line a record can print */
 	struct ff_op *op;
 	char *text;
@@ -433,11 +439,12 @@ struct kt_fastfmt *kt_fastfmt__compile(struct tep_event *ev)
 
 	if (!ev || !ev->print_fmt.format || !ev->print_fmt.print_cache || ev->handler ||
 	    (ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW)) ||
-	    tep_is_file_bigendian(ev->tep) || tep_get_long_size(ev->tep) != 8)
+	    tep_get_long_size(ev->tep) != 8)
 		return NULL;
 	b.f = calloc(1, sizeof(*b.f));
 	if (!b.f)
 		return NULL;
+	b.f->be = tep_is_file_bigendian(ev->tep);
 	a = ev->print_fmt.args;
 	for (p = ev->print_fmt.format; p && *p;) {
 		if (*p == '%' && p[1] != '%') {
@@ -457,18 +464,10 @@ struct kt_fastfmt *kt_fastfmt__compile(struct tep_event *ev)
 	return b.f;
 }
 
-static uint64_t read_number(const uint8_t *d, uint32_t size)
+/* tep_read_number(): a field of 1, 2, 4 or 8 bytes in the kernel's byte order */
+static uint64_t read_number(const struct kt_fastfmt *f, const uint8_t *d, uint32_t size)
 {
-	switch (size) {
-	case 1:
-		return d[0];
-	case 2:
-		return (uint64_t)d[0] | (uint64_t)d[1] << 8;
-	case 4:
-		return kt_le32(d);
-	default:
-		return kt_le64(d);
-	}
+	return kt_getn(f->be, d, size);
 }
 
 /* "%*s" or "%-*s" of @n bytes */
@@ -508,7 +507,7 @@ int kt_fastfmt__print(const struct kt_render *rc, const struct kt_fastfmt *f,
 			if (op->off + op->size > size)
 				goto out_fail;
 			p += kt_kprintf(p, FF_NUM_MAX, &op->spec,
-					read_number(d + op->off, op->size) & op->mask, NULL);
+					read_number(f, d + op->off, op->size) & op->mask, NULL);
 			break;
 		case FF_STR:
 			if (op->off + op->size > size)
@@ -519,14 +518,17 @@ int kt_fastfmt__print(const struct kt_render *rc, const struct kt_fastfmt *f,
 		case FF_PTR:
 			if (op->off + op->size > size)
 				goto out_fail;
-			p += kt_render__ptr_text(rc, read_number(d + op->off, op->size) & op->mask, p);
+			p += kt_render__ptr_text(rc,
+						 read_number(f, d + op->off, op->size) & op->mask,
+						 p);
 			break;
 		case FF_KSYM: {
 			size_t k;
 
 			if (op->off + op->size > size)
 				goto out_fail;
-			k = kt_render__sym_text(rc, read_number(d + op->off, op->size) & op->mask,
+			k = kt_render__sym_text(rc,
+						read_number(f, d + op->off, op->size) & op->mask,
 						op->symkind, p, KSYM_TEXT);
 			if (!k)
 				goto out_fail;
@@ -540,7 +542,7 @@ int kt_fastfmt__print(const struct kt_render *rc, const struct kt_fastfmt *f,
 
 			if (op->off + op->size > size)
 				break;	/* offset and length 0: nothing */
-			loc = (uint32_t)read_number(d + op->off, op->size);
+			loc = (uint32_t)read_number(f, d + op->off, op->size);
 			o = loc & 0xffff;
 			l = op->size == 2 ? size - o : (loc >> 16) & 0xffff;
 			if (o + l > size)
@@ -566,7 +568,7 @@ int kt_fastfmt__print(const struct kt_render *rc, const struct kt_fastfmt *f,
 
 			if (op->off + op->size > size)
 				goto out_fail;
-			v = (int64_t)(read_number(d + op->off, op->size) & op->mask);
+			v = (int64_t)(read_number(f, d + op->off, op->size) & op->mask);
 			for (; y < end && y->value != v; y++)
 				;
 			if (y < end) {
