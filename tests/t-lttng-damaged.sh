@@ -3,7 +3,8 @@
 # with a message naming the object, address and cause, what is intact is
 # still written, and the exit status says something was lost (10). The
 # copies of the k6.1-lttng fixture and of the RING_TRUTH=lttng cases
-# (k6.12-s390x-lttng, big-endian: scripts/make-damaged-lttng): cpu 0's
+# (k6.12-s390x-lttng, big-endian; k6.12-ppc64el-64k-lttng and
+# k6.12-arm64-16k-lttng, 64 and 16 KiB pages: scripts/make-damaged-lttng): cpu 0's
 # sub-buffer id indexes a page set that does not exist; cpu 0's commit
 # count is past what was reserved in its sub-buffer; the session's
 # metadata is cut short. Exit 0 pass, 1 fail, 77 skip.

@@ -9,14 +9,17 @@
 #   second disk (the truth), makes as many marks again and a last one, and
 #   panics with the session running;
 # - the cases with RING_TRUTH=lttng (scripts/make-vmcores: k6.12-s390x-lttng,
-#   a big-endian kernel): the same with lttng_logger marks
+#   a big-endian kernel; k6.12-ppc64el-64k-lttng, 64 KiB pages): the same
+#   with lttng_logger marks
 #   ("ktrace-lttng-mark-N" written to /proc/lttng-logger), the buffers
 #   wrapped before the snapshot; ELF and kdump dumps.
 # ktrace-extract --lttng writes a CTF trace; babeltrace2 must read it
 # without a word on stderr and print every event of the snapshot, same time
 # stamps and fields, in order; after them the later marks, in order, the
 # last one the workload's last. Another format of the same dump gives the
-# same files byte for byte. ftrace's buffers of the same dump still hold
+# same files byte for byte. Every packet, the snapshot's and ours, has
+# packet_size = its content rounded up to the kernel's page (VMCOREINFO's
+# PAGESIZE), as client_buffer_end() writes it. ftrace's buffers of the same dump still hold
 # the guest's own trace file.
 # Exit 0 pass, 1 fail, 77 skip.
 . "$(dirname "$0")/lib.sh"
@@ -32,6 +35,40 @@ strip() { sed 's/ (+[^)]*) / /' "$1"; }
 marks_of() {
 	grep -oE '(syscall_entry_openat|lttng_logger): .*(filename|msg) = "/?ktrace-lttng-mark-[0-9]+' |
 		sed 's/.*mark-//'
+}
+
+# rd64 FILE OFFSET BE: the u64 at OFFSET of FILE, in the kernel's byte order
+# (BE=1: big-endian), decimal
+rd64() {
+	local x
+	x=$(od -A n -t x1 -j "$2" -N 8 "$1" | tr -d ' \n')
+	[ ${#x} = 16 ] || return 1
+	[ "$3" = 1 ] || x=$(echo "$x" | sed 's/\(..\)\(..\)\(..\)\(..\)\(..\)\(..\)\(..\)\(..\)/\8\7\6\5\4\3\2\1/')
+	printf '%u\n' "0x$x"
+}
+# packet_sizes DIR BE PAGE: how each stream of DIR closes its packets.
+# lttng-ring-buffer-client.h's client_buffer_end() writes content_size
+# (offset 48 of struct packet_header, bits) and packet_size (56, bits) =
+# PAGE_ALIGN(content): every packet's packet_size must be that, PAGE the
+# kernel's page size. Prints "STREAM:PACKETS:LAST-CONTENT:LAST-PACKET" a
+# stream, or "bad STREAM@OFFSET content C packet P" and returns 1
+packet_sizes() {
+	local f o cs ps end
+	for f in "$1"/chan*; do
+		o=0 end=$(stat -c %s "$f")
+		n=0
+		while [ "$o" -lt "$end" ]; do
+			cs=$(rd64 "$f" $((o + 48)) "$2") && ps=$(rd64 "$f" $((o + 56)) "$2") || {
+				echo "bad $(basename "$f")@$o: cut short"; return 1; }
+			if [ $((ps % 8)) != 0 ] || [ "$ps" -lt "$cs" ] ||
+				[ $(((cs / 8 + $3 - 1) / $3 * $3)) != $((ps / 8)) ]; then
+				echo "bad $(basename "$f")@$o content $((cs / 8)) packet $((ps / 8))"
+				return 1
+			fi
+			o=$((o + ps / 8)) n=$((n + 1))
+		done
+		echo "$(basename "$f"):$n:$((cs / 8)):$((ps / 8))"
+	done
 }
 
 # lttng_case CASE DIR VMLINUX MODS FORMATS LIST: every check on one fixture;
@@ -108,6 +145,26 @@ lttng_case() {
 	[ "$lastmark" = "$last" ] &&
 		ok "$c: the last mark LTTng recorded is the workload's last ($last)" ||
 		nok "$c: the last mark recovered is '$lastmark', the workload's last is $last"
+
+	# --- the packets closed as the kernel closes them: PAGE_ALIGN ------------
+	# the kernel's page (VMCOREINFO's PAGESIZE, among the ELF dump's first
+	# notes) and byte order (the ELF header's EI_DATA); the guest's snapshot
+	# was closed by the kernel itself, ours by ktrace (the packet being
+	# written: its content rounded up to that page, not to 4096)
+	local page be ps_snap ps_ours
+	page=$(head -c 1048576 "$D/vmcore.elf" | grep -a -o -m 1 'PAGESIZE=[0-9]*' | head -n 1 | cut -d= -f2)
+	be=$([ "$(od -A n -t u1 -j 5 -N 1 "$D/vmcore.elf" | tr -d ' ')" = 2 ] && echo 1 || echo 0)
+	if [ -z "$page" ]; then
+		nok "$c: no PAGESIZE= in the ELF dump's VMCOREINFO"
+	else
+		so=$(find "$D/truth/snapshot" -name 'chan0_0' | head -n 1)
+		if ps_snap=$(packet_sizes "$(dirname "$so")" "$be" "$page") &&
+			ps_ours=$(packet_sizes "$t/ctf/ktrace/kernel" "$be" "$page"); then
+			ok "$c: every packet's packet_size is its content rounded up to the kernel's $page-byte page, the snapshot's (the kernel's: $(echo $ps_snap)) and ours (stream:packets:last content:last size: $(echo $ps_ours))"
+		else
+			nok "$c: packet sizes not PAGE_ALIGN($page) of the content: snapshot '$(echo $ps_snap)', ours '$(echo $ps_ours)'"
+		fi
+	fi
 
 	# --- the other formats of the same dump: the same files ------------------
 	for fmt in $formats; do

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The LTTng reproducer of another machine's guest (ktrace-qemu --run, in the
-# busybox initramfs; tests/vmcores/k6.12-s390x-lttng.recipe). The guest
+# busybox initramfs; tests/vmcores/k6.12-s390x-lttng.recipe, k6.12-ppc64el-64k-lttng). The guest
 # runs Debian's lttng-tools of its architecture (sid's, GUEST_BINS: in
 # /ktrace/files/root with their loader and libraries, linked into /usr and
 # /lib); the lttng modules
@@ -35,8 +35,13 @@ fail() {
 # modules (with their DWARF) and lttng-tools' libraries fill half of it
 R=/ktrace/files/root
 [ -e /usr ] || ln -s $R/usr /usr || fail "cannot link /usr"
-for f in "$R"/lib/*; do
-	[ -e "/lib/${f##*/}" ] || ln -s "$f" /lib/ || fail "cannot link $f"
+# ppc64el's loader is /lib64/ld64.so.2 (its PT_INTERP), s390x's in /lib
+for d in lib lib64; do
+	[ -d "$R/$d" ] || continue
+	mkdir -p "/$d"
+	for f in "$R/$d"/*; do
+		[ -e "/$d/${f##*/}" ] || ln -s "$f" "/$d/" || fail "cannot link $f"
+	done
 done
 export PATH=/usr/bin:/bin HOME=/root LC_ALL=C
 mkdir -p /root /run /var/run /dev/shm /tmp
