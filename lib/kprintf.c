@@ -220,12 +220,23 @@ static void number(struct out *o, const struct kt_kspec *sp, uint64_t num)
 	pad(o, ' ', fw);
 }
 
-/* the number's bytes, sign-extended for d and i (convert_num_spec()) */
+/*
+ * the number's bytes, sign-extended for d and i (convert_num_spec()); a
+ * signed field narrower than that first sign-extended from its own size,
+ * as C's promotion of the argument did
+ */
 static uint64_t cast(const struct kt_kspec *sp, uint64_t v)
 {
 	unsigned int bits = sp->size >= 8 || !sp->size ? 64 : sp->size * 8u;
 	uint64_t m = bits == 64 ? ~0ull : (1ull << bits) - 1;
 
+	if (sp->sext && sp->sext < 8) {
+		unsigned int fb = sp->sext * 8u;
+
+		v &= (1ull << fb) - 1;
+		if ((v >> (fb - 1)) & 1)
+			v |= ~((1ull << fb) - 1);
+	}
 	v &= m;
 	if ((sp->conv == 'd' || sp->conv == 'i') && bits < 64 && (v >> (bits - 1)) & 1)
 		v |= ~m;
@@ -285,14 +296,15 @@ bool kt_kprintf__differs(const struct kt_kspec *sp)
 
 /*
  * bits 0-7 the conversion, 8-12 the flags, 13-16 the size, 17 and 18
- * width_arg and precision_arg, 19-42 the width + 1, 43-58 the precision + 1
+ * width_arg and precision_arg, 19-42 the width + 1, 43-58 the precision + 1,
+ * 59-62 sext
  */
 uint64_t kt_kprintf__pack(const struct kt_kspec *sp)
 {
 	return (uint64_t)(unsigned char)sp->conv | (uint64_t)(sp->flags & 0x1f) << 8 |
 	       (uint64_t)(sp->size & 0xf) << 13 | (uint64_t)sp->width_arg << 17 |
 	       (uint64_t)sp->precision_arg << 18 | (uint64_t)(sp->width + 1) << 19 |
-	       (uint64_t)(sp->precision + 1) << 43;
+	       (uint64_t)(sp->precision + 1) << 43 | (uint64_t)(sp->sext & 0xf) << 59;
 }
 
 void kt_kprintf__unpack(uint64_t code, struct kt_kspec *sp)
@@ -304,4 +316,5 @@ void kt_kprintf__unpack(uint64_t code, struct kt_kspec *sp)
 	sp->precision_arg = code >> 18 & 1;
 	sp->width = (int)(code >> 19 & 0xffffff) - 1;
 	sp->precision = (int)(code >> 43 & 0xffff) - 1;
+	sp->sext = (uint8_t)(code >> 59 & 0xf);
 }

@@ -35,6 +35,13 @@ struct kt_kspec {
 	bool precision_arg;	/* ".*": so is the precision (kt_kprintf__set_precision()) */
 	int width;		/* -1: none */
 	int precision;		/* -1: none */
+	/*
+	 * 1, 2 or 4: the argument is a signed field of that many bytes, which
+	 * C promotes to int (sign-extended) before a wider conversion prints
+	 * it ("%d" of a short of -3 is -3, "%lx" of an int of -1 is
+	 * ffffffffffffffff); 0: none
+	 */
+	uint8_t sext;
 };
 
 /*

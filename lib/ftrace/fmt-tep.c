@@ -210,15 +210,16 @@ static char *fold_constants(const char *args)
 }
 
 /*
- * An integer conversion glibc may print otherwise than the kernel, at @q
- * ('%'): its length, else 0. Sizes as tep_setup() tells libtraceevent: a
+ * The conversion at @q ('%') if note_number() made it a kernel number
+ * (@at): its length, else 0. Sizes as tep_setup() tells libtraceevent: a
  * long of 8 bytes.
  */
-static int kernel_number(const char *q, struct kt_kspec *sp)
+static int kernel_number(const char *q, const char *const *at, int nargs, struct kt_kspec *sp)
 {
-	int len = kt_kprintf__parse(q, sp, 8);
-
-	return len && kt_kprintf__differs(sp) ? len : 0;
+	for (int i = 0; i < nargs; i++)
+		if (at[i] == q)
+			return kt_kprintf__parse(q, sp, 8);
+	return 0;
 }
 
 /*
@@ -251,22 +252,83 @@ static int pointer_kind(const char *q, size_t *len)
 }
 
 /*
+ * 4. A signed field narrower than its conversion ("%d" of a short, "%ld"
+ *    of an int, "%x" of an s8). The kernel's C promotes it to int,
+ *    sign-extended, and then converts; libtraceevent reads the field's
+ *    bytes as an unsigned number, so "%d" of a short of -3 prints 65533
+ *    and "%d" of an s8 of -1 (mc_event's location) 255. Such a conversion
+ *    goes to __kt_num() with the field's size (kt_kspec.sext). Only an
+ *    argument that is the field itself, REC->name: the bytes of a signed
+ *    field (1, 2 or 4) from the event's own "field:" lines (@fields).
+ */
+static unsigned int signed_field_size(const char *fields, const char *a, size_t alen)
+{
+	const char *line, *name, *pf;
+	size_t nlen;
+
+	while (alen && isspace((unsigned char)*a))
+		a++, alen--;
+	while (alen && isspace((unsigned char)a[alen - 1]))
+		alen--;
+	if (!fields || alen <= 5 || strncmp(a, "REC->", 5))
+		return 0;
+	name = a + 5;
+	nlen = alen - 5;
+	for (size_t i = 0; i < nlen; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_')
+			return 0;
+	pf = strstr(fields, "\nprint fmt:");
+	for (line = strstr(fields, "field:"); line && (!pf || line < pf);
+	     line = strstr(line + 6, "field:")) {
+		const char *semi = strchr(line, ';'), *id, *sz, *sg;
+		unsigned int size;
+
+		if (!semi)
+			return 0;
+		id = semi;
+		while (id > line && (isalnum((unsigned char)id[-1]) || id[-1] == '_'))
+			id--;
+		if ((size_t)(semi - id) != nlen || strncmp(id, name, nlen))
+			continue;
+		sz = strstr(semi, "size:");
+		sg = strstr(semi, "signed:");
+		if (!sz || !sg || (strchr(semi + 1, '\n') && sg > strchr(semi + 1, '\n')))
+			return 0;
+		size = (unsigned int)strtoul(sz + 5, NULL, 10);
+		return sg[7] == '1' && (size == 1 || size == 2 || size == 4) ? size : 0;
+	}
+	return 0;
+}
+
+/*
  * The argument that the conversion at @p takes (its '*' ones before it,
- * from *@arg on): a kernel number's are noted in @wrap, @code, @star.
- * Returns false when the arguments run out before it.
+ * from *@arg on): a kernel number's are noted in @wrap, @code, @star, and
+ * where its conversion starts in @at. Returns false when the arguments run
+ * out before it.
  */
 static bool note_number(const char *p, int *arg, int nargs, int *wrap, uint64_t *code,
-			int (*star)[2])
+			int (*star)[2], const char **at, const char *const *astart,
+			const size_t *alen, const char *fields)
 {
 	struct kt_kspec sp;
+	unsigned int sext = 0;
 	int v;
 
-	if (!kernel_number(p, &sp))
+	if (!kt_kprintf__parse(p, &sp, 8))
 		return true;
 	v = *arg + sp.width_arg + sp.precision_arg;
+	if (v < nargs && sp.conv != 'c' && sp.conv != 's') {
+		sext = signed_field_size(fields, astart[v], alen[v]);
+		if (sext >= (sp.size ? sp.size : 8u))
+			sext = 0;
+	}
+	if (!sext && !kt_kprintf__differs(&sp))
+		return true;
 	if (v >= nargs)
 		return false;
+	sp.sext = (uint8_t)sext;
 	wrap[v] = PK_NUM;
+	at[v] = p;
 	code[v] = kt_kprintf__pack(&sp);
 	star[v][0] = sp.width_arg ? *arg : -1;
 	star[v][1] = sp.precision_arg ? *arg + sp.width_arg : -1;
@@ -364,9 +426,9 @@ static char *cpumask_as_bitmask(const char *print_fmt)
 	return out.p;
 }
 
-char *kt_fmt__for_tep(const char *print_fmt)
+char *kt_fmt__for_tep(const char *print_fmt, const char *fields)
 {
-	const char *astart[MAX_ARGS];
+	const char *astart[MAX_ARGS], *at[MAX_ARGS] = { 0 };
 	size_t alen[MAX_ARGS], n;
 	int wrap[MAX_ARGS] = { 0 }, star[MAX_ARGS][2];
 	uint64_t code[MAX_ARGS];
@@ -381,7 +443,7 @@ char *kt_fmt__for_tep(const char *print_fmt)
 		char *bm = cpumask_as_bitmask(print_fmt), *r;
 
 		if (bm && strcmp(bm, print_fmt)) {
-			r = kt_fmt__for_tep(bm);
+			r = kt_fmt__for_tep(bm, fields);
 			free(bm);
 			return r;
 		}
@@ -398,7 +460,7 @@ char *kt_fmt__for_tep(const char *print_fmt)
 				memcpy(whole, print_fmt, head);
 				strcpy(whole + head, folded);
 				free(folded);
-				folded = kt_fmt__for_tep(whole);
+				folded = kt_fmt__for_tep(whole, fields);
 				free(whole);
 				return folded;
 			}
@@ -419,7 +481,8 @@ char *kt_fmt__for_tep(const char *print_fmt)
 			continue;
 		}
 		/* libtraceevent fails an event whose arguments run out: no rewrite */
-		nums = nums && note_number(p, &arg, nargs, wrap, code, star);
+		nums = nums && note_number(p, &arg, nargs, wrap, code, star, at, astart, alen,
+					   fields);
 		p++;
 		while (strchr("-+ #0", *p))
 			p++;
@@ -461,7 +524,7 @@ char *kt_fmt__for_tep(const char *print_fmt)
 		if (*p == '%') {
 			struct kt_kspec sp;
 			const char *q = p + 1;
-			int klen = nums ? kernel_number(p, &sp) : 0;
+			int klen = nums ? kernel_number(p, at, nargs, &sp) : 0;
 
 			if (klen) {
 				kt_sb__str(&out, "s");

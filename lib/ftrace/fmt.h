@@ -14,7 +14,7 @@ char *kt_fmt__resolve_enums(struct kt_session *s, const char *print_fmt, uint64_
  * __kt_ptr() and __kt_sym(), the numbers glibc prints otherwise than the
  * kernel through __kt_num(); caller frees
  */
-char *kt_fmt__for_tep(const char *print_fmt);
+char *kt_fmt__for_tep(const char *print_fmt, const char *fields);
 void kt_fmt__free(struct kt_session *s);
 
 /* a string grown by appending (fmt.c); oom once an allocation failed */

@@ -583,7 +583,7 @@ static void find_event_first(struct kt_session *s, struct tep_handle *tep, struc
 				free(line);
 				return;
 			}
-			body = safe ? kt_fmt__for_tep(safe) : NULL;
+			body = safe ? kt_fmt__for_tep(safe, fmt) : NULL;
 			free(safe);
 			free(line);
 		}

@@ -257,6 +257,8 @@ static const struct fk_field num_fields[] = {
 	{ "int", "p", 28, 4, 1 },
 	{ "u16", "ss_mask", 32, 2, 0 },
 	{ "int", "root", 36, 4, 1 },
+	{ "s8", "lay", 40, 1, 1 },
+	{ "short", "adj", 42, 2, 1 },
 };
 
 /* cgroup_setup_root's format (6.1), then every conversion glibc prints otherwise */
@@ -289,18 +291,29 @@ static const struct {
 	 */
 	{ "\"x=%0*llx|\", (int)8 * 2, (unsigned long long)REC->five",
 	  "[not rendered: a format libtraceevent cannot parse]", true },
+	/*
+	 * a signed field narrower than its conversion: C promotes it to int,
+	 * sign-extended (mc_event's "location:%d:%d:%d" of three s8 of -1;
+	 * libtraceevent printed 255 and "%d" of a short of -3 65533)
+	 */
+	{ "\"loc=%d adj=%d adjx=%x wl=%ld wlx=%lx wu=%u adjh=%hd|\", REC->lay, REC->adj, "
+	  "REC->adj, REC->w, REC->w, REC->w, REC->adj",
+	  "loc=-1 adj=-3 adjx=fffffffd wl=-4 wlx=fffffffffffffffc wu=4294967292 adjh=-3|", false },
 };
 
 static void put_num_record(struct fk_pb *pb, uint16_t id)
 {
-	uint8_t d[40] = { 0 };
+	uint8_t d[48] = { 0 };
 	int32_t five = 5, w = -4, p = 2, root = 1;
+	int16_t adj = -3;
 
 	memcpy(d, &id, 2);
 	memcpy(d + 12, &five, 4);
 	memcpy(d + 24, &w, 4);
 	memcpy(d + 28, &p, 4);
 	memcpy(d + 36, &root, 4);
+	d[40] = 0xff;		/* lay: -1 */
+	memcpy(d + 42, &adj, 2);
 	fk_raw(pb, 10, d, sizeof(d));
 }
 
@@ -308,7 +321,7 @@ static void put_num_record(struct fk_pb *pb, uint16_t id)
 static void check_render(struct fk_kernel *k, const char *how, int fast)
 {
 	struct fk_session fs;
-	char *text, *json, name[16], want[128];
+	char *text, *json, name[16], want[192];
 	size_t i;
 
 	if (fk_open(k, &fs, false))
