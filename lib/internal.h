@@ -572,6 +572,16 @@ static inline uint64_t kt_getn(bool be, const void *p, unsigned int size)
 	}
 }
 
+/* kt_getn()'s inverse: @v as a field of @size (1 to 8) bytes at @p, in the kernel's order */
+static inline void kt_putn(bool be, void *p, uint64_t v, unsigned int size)
+{
+	uint8_t *d = p;
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		d[be ? size - 1 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
 /* @n words of @size (2, 4, 8) bytes at @p, read from the kernel, to the host's order */
 void kt_order(bool be, void *p, size_t n, unsigned int size);
 

@@ -251,6 +251,30 @@ static int pointer_kind(const char *q, size_t *len)
 	return PK_PTR;
 }
 
+/* a field's declaration in format text (fmt.h) */
+const char *kt_fmt__field(const char *fmt, const char *name, size_t n, bool *array)
+{
+	const char *pf = strstr(fmt, "\nprint fmt: "), *f;
+
+	for (f = strstr(fmt, "\tfield:"); f && (!pf || f < pf); f = strstr(f + 1, "\tfield:")) {
+		const char *semi = strchr(f, ';'), *end = semi, *nm;
+
+		if (!semi)
+			return NULL;
+		if (end[-1] == ']')
+			while (end > f && *end != '[')
+				end--;
+		for (nm = end; nm > f && nm[-1] != ' '; nm--)
+			;
+		if ((size_t)(end - nm) == n && !strncmp(nm, name, n)) {
+			if (array)
+				*array = end != semi;
+			return semi;
+		}
+	}
+	return NULL;
+}
+
 /*
  * 4. A signed field narrower than its conversion ("%d" of a short, "%ld"
  *    of an int, "%x" of an s8). The kernel's C promotes it to int,
@@ -263,41 +287,29 @@ static int pointer_kind(const char *q, size_t *len)
  */
 static unsigned int signed_field_size(const char *fields, const char *a, size_t alen)
 {
-	const char *line, *name, *pf;
-	size_t nlen;
+	const char *semi, *nl, *sz, *sg;
+	unsigned int size;
+	bool array;
 
 	while (alen && isspace((unsigned char)*a))
 		a++, alen--;
 	while (alen && isspace((unsigned char)a[alen - 1]))
 		alen--;
-	if (!fields || alen <= 5 || strncmp(a, "REC->", 5))
+	if (!fields || alen <= 5 || strncmp(a, "REC->", 5) ||
+	    strspn(a + 5, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+		    alen - 5)
 		return 0;
-	name = a + 5;
-	nlen = alen - 5;
-	for (size_t i = 0; i < nlen; i++)
-		if (!isalnum((unsigned char)name[i]) && name[i] != '_')
-			return 0;
-	pf = strstr(fields, "\nprint fmt:");
-	for (line = strstr(fields, "field:"); line && (!pf || line < pf);
-	     line = strstr(line + 6, "field:")) {
-		const char *semi = strchr(line, ';'), *id, *sz, *sg;
-		unsigned int size;
-
-		if (!semi)
-			return 0;
-		id = semi;
-		while (id > line && (isalnum((unsigned char)id[-1]) || id[-1] == '_'))
-			id--;
-		if ((size_t)(semi - id) != nlen || strncmp(id, name, nlen))
-			continue;
-		sz = strstr(semi, "size:");
-		sg = strstr(semi, "signed:");
-		if (!sz || !sg || (strchr(semi + 1, '\n') && sg > strchr(semi + 1, '\n')))
-			return 0;
-		size = (unsigned int)strtoul(sz + 5, NULL, 10);
-		return sg[7] == '1' && (size == 1 || size == 2 || size == 4) ? size : 0;
-	}
-	return 0;
+	semi = kt_fmt__field(fields, a + 5, alen - 5, &array);
+	if (!semi || array)
+		return 0;
+	/* "\tsize:N;\tsigned:S;" on the field's own line */
+	nl = strchr(semi, '\n');
+	sz = strstr(semi, "size:");
+	sg = strstr(semi, "signed:");
+	if (!sz || !sg || (nl && sg > nl))
+		return 0;
+	size = (unsigned int)strtoul(sz + 5, NULL, 10);
+	return sg[7] == '1' && (size == 1 || size == 2 || size == 4) ? size : 0;
 }
 
 /*

@@ -15,6 +15,13 @@ char *kt_fmt__resolve_enums(struct kt_session *s, const char *print_fmt, uint64_
  * kernel through __kt_num(); caller frees
  */
 char *kt_fmt__for_tep(const char *print_fmt, const char *fields);
+/*
+ * The field @name (@n bytes) among the "\tfield:TYPE NAME;" (or
+ * "NAME[N];") lines of format text @fmt, before its print fmt: the ';'
+ * that ends its declaration, *@array (if given) set when it is an array;
+ * NULL when it has none.
+ */
+const char *kt_fmt__field(const char *fmt, const char *name, size_t n, bool *array);
 void kt_fmt__free(struct kt_session *s);
 
 /* a string grown by appending (fmt.c); oom once an allocation failed */

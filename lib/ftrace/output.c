@@ -734,14 +734,12 @@ static void put_bytes(struct trace_seq *q, const uint8_t *p, unsigned n)
 }
 
 /* SEQ_PUT_FIELD(): a field's bytes as they are, in the kernel's byte order (@be) */
-static void put_field(struct trace_seq *q, bool be, uint64_t v, int bytes)
+static void put_field(struct trace_seq *q, bool be, uint64_t v, unsigned int bytes)
 {
 	uint8_t d[8];
-	int i;
 
-	for (i = 0; i < bytes; i++)
-		d[be ? bytes - 1 - i : i] = (uint8_t)(v >> (8 * i));
-	put_bytes(q, d, (unsigned)bytes);
+	kt_putn(be, d, v, bytes);
+	put_bytes(q, d, bytes);
 }
 
 /* trace_fn_bin() */

@@ -432,7 +432,7 @@ void kt_render__printk_formats(struct kt_render *rc)
  */
 static bool fmt_fields_known(const char *fmt, char *miss, size_t len)
 {
-	const char *pf = strstr(fmt, "\nprint fmt: "), *p, *f;
+	const char *pf = strstr(fmt, "\nprint fmt: "), *p;
 	bool quoted = false;
 	int depth = 0;
 
@@ -440,7 +440,6 @@ static bool fmt_fields_known(const char *fmt, char *miss, size_t len)
 		return true;
 	for (p = pf + strlen("\nprint fmt: "); *p && *p != '\n'; p++) {
 		size_t n;
-		bool found = false;
 
 		if (*p == '\\' && p[1]) {
 			p++;
@@ -459,20 +458,7 @@ static bool fmt_fields_known(const char *fmt, char *miss, size_t len)
 			continue;
 		p += 5;
 		n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-		/* "\tfield:TYPE NAME;" or "NAME[N];" */
-		for (f = strstr(fmt, "\tfield:"); f && f < pf && !found; f = strstr(f + 1, "\tfield:")) {
-			const char *end = strchr(f, ';'), *name;
-
-			if (!end)
-				break;
-			if (end[-1] == ']')
-				while (end > f && *end != '[')
-					end--;
-			for (name = end; name > f && name[-1] != ' '; name--)
-				;
-			found = (size_t)(end - name) == n && !strncmp(name, p, n);
-		}
-		if (!found) {
+		if (!kt_fmt__field(fmt, p, n, NULL)) {
 			snprintf(miss, len, "%.*s", (int)n, p);
 			return false;
 		}

@@ -10,15 +10,6 @@
 #include "../internal.h"
 #include "lttng.h"
 
-/* a u64 of the packet header in the kernel's byte order @be */
-static void put64(bool be, uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		p[be ? 7 - i : i] = (uint8_t)(v >> (8 * i));
-}
-
 void kt_lttng__parse_header(bool be, const uint8_t *hdr, size_t len, struct kt_lttng_pkt *pkt)
 {
 	memset(pkt, 0, sizeof(*pkt));
@@ -185,10 +176,10 @@ int kt_lttng__close_packet(bool be, uint8_t *pkt, size_t len, uint64_t data, uin
 	psize = page ? (data + page - 1) / page * page : data;
 	if (psize > len)
 		psize = len;
-	put64(be, pkt + KT_LTTNG_PH_TS_END, ts_end);
-	put64(be, pkt + KT_LTTNG_PH_CONTENT_SIZE, data * 8);
-	put64(be, pkt + KT_LTTNG_PH_PACKET_SIZE, psize * 8);
-	put64(be, pkt + KT_LTTNG_PH_DISCARDED, discarded);
+	kt_putn(be, pkt + KT_LTTNG_PH_TS_END, ts_end, 8);
+	kt_putn(be, pkt + KT_LTTNG_PH_CONTENT_SIZE, data * 8, 8);
+	kt_putn(be, pkt + KT_LTTNG_PH_PACKET_SIZE, psize * 8, 8);
+	kt_putn(be, pkt + KT_LTTNG_PH_DISCARDED, discarded, 8);
 	/* the unused tail: zeros, as a fresh sub-buffer page after a write */
 	memset(pkt + data, 0, psize - data);
 	return 0;

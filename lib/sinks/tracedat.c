@@ -508,14 +508,12 @@ void kt_dat__clock_text(struct kt_buffer *b, char *buf, size_t len)
 
 /* ----- ring-buffer data ----- */
 
-/*
- * One sub-buffer into the file page. Events before @start were consumed
- * by a reader (the reader page's read offset): the kernel would not show
- * them again, so they become one padding event, and the page's time
- * stamp becomes the clock at @start (what kbuffer_read_buffer() does for
- * a partly read page). The padding has a zero time delta: kbuffer adds
- * the delta of padding to its clock.
- */
+/* a padding event's header without a time delta, as the kernel lays it out */
+static void put_padding(bool be, uint8_t *to)
+{
+	kt_putn(be, to, be ? (uint32_t)RINGBUF_TYPE_PADDING << 27 : RINGBUF_TYPE_PADDING, 4);
+}
+
 /*
  * A discarded event (a filter or trigger dropped it after it was reserved,
  * and it could not be taken back) stays on the page as padding that keeps
@@ -527,20 +525,6 @@ void kt_dat__clock_text(struct kt_buffer *b, char *buf, size_t len)
  * data area @data (the walk was validated by kt_page__load()). The walk
  * reads @data, which the validation has just brought into the cache.
  */
-/* @v in the kernel's byte order at @to */
-static void put32(bool be, uint8_t *to, uint32_t v)
-{
-	if (be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
-		v = __builtin_bswap32(v);
-	memcpy(to, &v, 4);
-}
-
-/* a padding event's header without a time delta, as the kernel lays it out */
-static void put_padding(bool be, uint8_t *to)
-{
-	put32(be, to, be ? (uint32_t)RINGBUF_TYPE_PADDING << 27 : RINGBUF_TYPE_PADDING);
-}
-
 static void zero_discard_deltas(bool be, uint8_t *out, const uint8_t *data, uint32_t pos,
 				uint32_t len)
 {
@@ -570,6 +554,13 @@ static void zero_discard_deltas(bool be, uint8_t *out, const uint8_t *data, uint
 }
 
 /*
+ * One sub-buffer into the file page. Events before @cur's position were
+ * consumed by a reader (the reader page's read offset): the kernel would
+ * not show them again, so they become one padding event, and the page's
+ * time stamp becomes the clock there, @cur's (what kbuffer_read_buffer()
+ * does for a partly read page). The padding has a zero time delta:
+ * kbuffer adds the delta of padding to its clock.
+ *
  * The file page, built where it is written: in the read-ahead's window
  * when the sub-buffer lies in one and is a whole file page as it stands
  * but for discarded events' deltas (then written from there at the next
@@ -600,13 +591,9 @@ static void copy_subbuf(struct kt_dat *d, struct kt_buffer *b, struct kt_page_it
 		zero_discard_deltas(l->be, out + l->dp_data.off, cur->data,
 				    cur->discard > cur->pos ? cur->discard : cur->pos, cur->len);
 	if (cur->pos) {
-		uint64_t ts = cur->ts;
-
-		if (l->be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
-			ts = __builtin_bswap64(ts);
-		memcpy(out + l->dp_time_stamp.off, &ts, 8);
+		kt_putn(l->be, out + l->dp_time_stamp.off, cur->ts, 8);
 		put_padding(l->be, out + l->dp_data.off);
-		put32(l->be, out + l->dp_data.off + 4, cur->pos - 4);
+		kt_putn(l->be, out + l->dp_data.off + 4, cur->pos - 4, 4);
 	}
 	if (b->ops && b->ops->dat_fix_record) {
 		struct kt_page_cursor c = *cur;

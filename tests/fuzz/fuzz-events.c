@@ -23,16 +23,6 @@
 
 #define MAX_FIELDS 8
 
-static const char *next_str(const uint8_t **p, const uint8_t *end)
-{
-	const uint8_t *s = *p, *z = memchr(s, 0, end - s);
-
-	if (!z)
-		return NULL;
-	*p = z + 1;
-	return (const char *)s;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 {
 	const uint8_t *p = in + 3, *end = in + len;
@@ -56,14 +46,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 	id = in[0] | in[1] << 8;
 	wide = in[2] & 0x80;
 	nf = (in[2] & 0x7f) % (MAX_FIELDS + 1);
-	sys = next_str(&p, end);
-	name = sys ? next_str(&p, end) : NULL;
-	pfmt = name ? next_str(&p, end) : NULL;
+	sys = fk_next_str(&p, end);
+	name = sys ? fk_next_str(&p, end) : NULL;
+	pfmt = name ? fk_next_str(&p, end) : NULL;
 	if (!pfmt)
 		return 0;
 	for (i = 0; i < nf; i++) {
-		f[i].type = next_str(&p, end);
-		f[i].name = f[i].type ? next_str(&p, end) : NULL;
+		f[i].type = fk_next_str(&p, end);
+		f[i].name = f[i].type ? fk_next_str(&p, end) : NULL;
 		if (!f[i].name)
 			return 0;
 	}
@@ -80,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 			f[i].is_signed = p[2] & 1;
 		}
 	}
-	if (wide && !(printk = next_str(&p, end)))
+	if (wide && !(printk = fk_next_str(&p, end)))
 		return 0;
 
 	k = fk_new(1, &gb);

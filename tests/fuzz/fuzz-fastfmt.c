@@ -32,16 +32,6 @@
 #define MAX_FIELDS 8
 #define REC_MAX 256
 
-static const char *next_str(const uint8_t **p, const uint8_t *end)
-{
-	const uint8_t *s = *p, *z = memchr(s, 0, end - s);
-
-	if (!z)
-		return NULL;
-	*p = z + 1;
-	return (const char *)s;
-}
-
 static void child_death(void)
 {
 	_exit(1);
@@ -223,14 +213,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 		return 0;
 	id = in[0] | in[1] << 8;
 	nf = (in[2] & 0x7f) % (MAX_FIELDS + 1);
-	sys = next_str(&p, end);
-	name = sys ? next_str(&p, end) : NULL;
-	pfmt = name ? next_str(&p, end) : NULL;
+	sys = fk_next_str(&p, end);
+	name = sys ? fk_next_str(&p, end) : NULL;
+	pfmt = name ? fk_next_str(&p, end) : NULL;
 	if (!pfmt)
 		return 0;
 	for (i = 0; i < nf; i++) {
-		type[i] = next_str(&p, end);
-		fname[i] = type[i] ? next_str(&p, end) : NULL;
+		type[i] = fk_next_str(&p, end);
+		fname[i] = type[i] ? fk_next_str(&p, end) : NULL;
 		if (!fname[i])
 			return 0;
 	}

@@ -772,6 +772,17 @@ struct fk_field {
 	int is_signed;
 };
 
+/* the fuzzers' inputs: the NUL-terminated string at *@p (before @end), *@p moved past it */
+static FK_UNUSED const char *fk_next_str(const uint8_t **p, const uint8_t *end)
+{
+	const uint8_t *s = *p, *z = memchr(s, 0, (size_t)(end - s));
+
+	if (!z)
+		return NULL;
+	*p = z + 1;
+	return (const char *)s;
+}
+
 static FK_UNUSED uint64_t fk_list_head(struct fk_kernel *k)
 {
 	uint64_t h = fk_alloc(k, 16);
